@@ -1,0 +1,25 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { accounts } from '../db/schema/index.js';
+import type { Caller } from './caller.js';
+
+/** The hot key lookup, prepared once per database (design: named statements are ~1.5× faster). */
+export function createKeyLookup(db: Database) {
+  const statement = db
+    .select({
+      accountId: accounts.id,
+      email: accounts.email,
+      name: accounts.name,
+      plan: accounts.plan,
+      blocked: accounts.blocked,
+      createdAt: accounts.createdAt,
+    })
+    .from(accounts)
+    .where(eq(accounts.apiKeyHash, sql.placeholder('hash')))
+    .limit(1)
+    .prepare('account_by_key_hash');
+  return async (hash: string): Promise<Caller | undefined> => {
+    const rows = await statement.execute({ hash });
+    return rows[0];
+  };
+}

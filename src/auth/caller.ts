@@ -1,0 +1,9 @@
+/** The authenticated account a request runs on behalf of (spec 1). */
+export interface Caller {
+  accountId: number;
+  email: string;
+  name: string;
+  plan: 'pro' | 'free';
+  blocked: boolean;
+  createdAt: Date;
+}

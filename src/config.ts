@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+const sunsetDate = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'dates must be YYYY-MM-DD')
+  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'not a real date');
+
+const deprecatedMethods = z
+  .string()
+  .transform((text, ctx) => {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be a JSON object' });
+      return z.NEVER;
+    }
+  })
+  .pipe(z.record(z.string(), sunsetDate));
+
+const encryptionKey = z
+  .string()
+  .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
+
+const port = z.coerce.number().int().min(0).max(65535);
+
+/** Every environment variable the service reads (docs: README "Configuration"). */
+const envSchema = z.object({
+  DATABASE_URL: z.string().url('must be a postgres:// URL').optional(),
+  DATA_DIR: z.string().min(1).default('./data'),
+  REDIS_URL: z.string().url('must be a redis:// URL').optional(),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: port.default(3000),
+  BASE_URL: z.string().url('must be an absolute URL').optional(),
+  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  ENCRYPTION_KEY: encryptionKey.optional(),
+  ENCRYPTION_OLD_KEYS: z
+    .string()
+    .transform((s) =>
+      s
+        .split(',')
+        .map((k) => k.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(encryptionKey))
+    .optional(),
+  DEPRECATED_METHODS: deprecatedMethods.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export interface Config {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  redisUrl: string | undefined;
+  host: string;
+  port: number;
+  baseUrl: string;
+  rateLimitPerMinute: number;
+  /** base64 key for encrypted fields; in embedded mode filled in from DATA_DIR at start. */
+  encryptionKey: string | undefined;
+  /** retired keys still accepted for reading (rotation) */
+  encryptionOldKeys: string[];
+  /** method name → first day (UTC) on which it answers 410 */
+  deprecatedMethods: Record<string, Date>;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(problems.join('\n'));
+  }
+}
+
+/** Parses the environment once; the result is passed down, never re-read. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(
+    Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
+  );
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map(
+        (i) => `invalid environment variable ${String(i.path[0])}: ${i.message}`,
+      ),
+    );
+  }
+  const e = parsed.data;
+  if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
+    throw new ConfigError([
+      'missing environment variable ENCRYPTION_KEY: required when DATABASE_URL is set (32 bytes, base64)',
+    ]);
+  }
+  const deprecated: Record<string, Date> = {};
+  for (const [method, day] of Object.entries(e.DEPRECATED_METHODS ?? {})) {
+    deprecated[method] = new Date(`${day}T00:00:00Z`);
+  }
+  return {
+    databaseUrl: e.DATABASE_URL,
+    dataDir: e.DATA_DIR,
+    redisUrl: e.REDIS_URL,
+    host: e.HOST,
+    port: e.PORT,
+    baseUrl: (e.BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    encryptionKey: e.ENCRYPTION_KEY,
+    encryptionOldKeys: e.ENCRYPTION_OLD_KEYS ?? [],
+    deprecatedMethods: deprecated,
+    logLevel: e.LOG_LEVEL,
+  };
+}

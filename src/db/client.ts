@@ -1,0 +1,74 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import * as schema from './schema/index.js';
+
+/** The one query interface the service uses, on Postgres and on embedded PGlite alike. */
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DatabaseHandle {
+  db: Database;
+  kind: 'postgres' | 'pglite';
+  /** Postgres only: the pool, for metrics and for the rare query that needs its own client. */
+  pool?: pg.Pool;
+  close(): Promise<void>;
+}
+
+const INT8_OID = 20;
+
+export interface PostgresOptions {
+  max?: number;
+  statementTimeoutMs?: number;
+}
+
+export function connectPostgres(
+  url: string,
+  log: Pick<Logger, 'error'>,
+  options: PostgresOptions = {},
+): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    // design/record-storage.md: a pool of 10 beat 20 on two cores.
+    max: options.max ?? 10,
+    // Nothing waits forever: a dead server fails fast and the request gets 503.
+    connectionTimeoutMillis: 2000,
+    idleTimeoutMillis: 30_000,
+    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,
+    // counts and ids arrive as int8; every value we store fits in a double.
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === INT8_OID
+          ? (v: string) => Number(v)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its server must not crash the process.
+  pool.on('error', (err) => log.error({ err }, 'postgres pool client error'));
+  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  return { db, kind: 'postgres', pool, close: () => pool.end() };
+}
+
+export async function openEmbedded(dataDir: string): Promise<DatabaseHandle & { pglite: PGlite }> {
+  const dir = path.resolve(dataDir, 'pgdata');
+  mkdirSync(dir, { recursive: true });
+  const pglite = await PGlite.create(dir, {
+    parsers: { [INT8_OID]: (v: string) => Number(v) },
+  });
+  const db = drizzlePglite({ client: pglite, schema }) as unknown as Database;
+  return { db, kind: 'pglite', pglite, close: () => pglite.close() };
+}
+
+/** Rows of a raw `db.execute` on either driver (both return `{ rows }`). */
+export async function queryRows<T>(
+  db: Pick<Database, 'execute'>,
+  query: Parameters<Database['execute']>[0],
+): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

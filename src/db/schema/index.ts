@@ -1,0 +1,5 @@
+export * from './accounts.js';
+export * from './projects.js';
+export * from './bots.js';
+export * from './listSchemas.js';
+export * from './listItems.js';

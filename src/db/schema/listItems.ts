@@ -1,0 +1,63 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+
+/**
+ * List records. `data` (slug → stored value) is the source of truth; the typed slot
+ * columns mirror some fields so filters and sorts use generic btree indexes
+ * (design: shared/design/record-storage.md). Partial indexes keep lists that do not
+ * use a slot from paying for it on insert.
+ */
+export const listItems = pgTable(
+  'list_items',
+  {
+    id: text('id').primaryKey(),
+    schemaId: text('schema_id').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    t1: text('t1'),
+    t2: text('t2'),
+    t3: text('t3'),
+    n1: numeric('n1'),
+    n2: numeric('n2'),
+    n3: numeric('n3'),
+    d1: timestamp('d1', { withTimezone: true }),
+    d2: timestamp('d2', { withTimezone: true }),
+    contactId: bigint('contact_id', { mode: 'number' }),
+    botId: bigint('bot_id', { mode: 'number' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('list_items_created_idx').on(t.schemaId, t.createdAt, t.id),
+    index('list_items_updated_idx').on(t.schemaId, t.updatedAt, t.id),
+    index('list_items_contact_idx')
+      .on(t.schemaId, t.contactId, t.createdAt, t.id)
+      .where(sql`${t.contactId} is not null`),
+    index('list_items_bot_idx')
+      .on(t.schemaId, t.botId, t.createdAt, t.id)
+      .where(sql`${t.botId} is not null`),
+    index('list_items_t1_idx')
+      .on(t.schemaId, t.t1, t.id)
+      .where(sql`${t.t1} is not null`),
+    index('list_items_t2_idx')
+      .on(t.schemaId, t.t2, t.id)
+      .where(sql`${t.t2} is not null`),
+    index('list_items_t3_idx')
+      .on(t.schemaId, t.t3, t.id)
+      .where(sql`${t.t3} is not null`),
+    index('list_items_n1_idx')
+      .on(t.schemaId, t.n1, t.id)
+      .where(sql`${t.n1} is not null`),
+    index('list_items_n2_idx')
+      .on(t.schemaId, t.n2, t.id)
+      .where(sql`${t.n2} is not null`),
+    index('list_items_n3_idx')
+      .on(t.schemaId, t.n3, t.id)
+      .where(sql`${t.n3} is not null`),
+    index('list_items_d1_idx')
+      .on(t.schemaId, t.d1, t.id)
+      .where(sql`${t.d1} is not null`),
+    index('list_items_d2_idx')
+      .on(t.schemaId, t.d2, t.id)
+      .where(sql`${t.d2} is not null`),
+  ],
+);

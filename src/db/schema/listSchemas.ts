@@ -1,0 +1,43 @@
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { projects } from './projects.js';
+
+/** One field of a list, in the order it was sent (JSONB would sort object keys, so fields are an array). */
+export interface StoredField {
+  slug: string;
+  name: string;
+  type: string;
+  currency?: string;
+  is_required: boolean;
+  is_hidden: boolean;
+  is_encryptable: boolean;
+  /** typed slot column holding this field's value in list_items (design: record-storage.md), if any */
+  slot?: string;
+}
+
+export const listSchemas = pgTable(
+  'list_schemas',
+  {
+    id: text('id').primaryKey(),
+    projectUuid: uuid('project_uuid')
+      .notNull()
+      .references(() => projects.uuid),
+    /** Owner of the project, copied so ownership checks need no join. */
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    botId: bigint('bot_id', { mode: 'number' }),
+    name: text('name').notNull(),
+    fields: jsonb('fields').$type<StoredField[]>().notNull(),
+    isMenu: boolean('is_menu').notNull().default(false),
+    /** Live records, kept in the same transaction as inserts and deletes (fast unfiltered totals). */
+    itemCount: bigint('item_count', { mode: 'number' }).notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Set on delete: the list is gone at once; its records are reclaimed in the background. */
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('list_schemas_owner_idx').on(t.ownerId, t.createdAt, t.id),
+    index('list_schemas_project_idx').on(t.projectUuid),
+  ],
+);
+
+export type ListSchemaRow = typeof listSchemas.$inferSelect;

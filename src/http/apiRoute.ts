@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { extractApiKey } from '../auth/extractKey.js';
+import { methods } from '../methods/registry.js';
+import { deprecationHeaders } from './deprecation.js';
+import { errors } from './errors.js';
+import { validateParams } from './validate.js';
+
+/**
+ * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:
+ * method lookup → deprecation → parameters → auth → rate limit → validation → handler.
+ */
+export function registerApiRoute(app: FastifyInstance, deps: AppDeps): void {
+  app.route<{ Params: { method: string } }>({
+    method: ['GET', 'POST'],
+    url: '/api/v1/:method',
+    handler: async (request, reply) => {
+      const method = methods.get(request.params.method);
+      if (!method) throw errors.methodNotFound(request.params.method);
+      reply.headers(deprecationHeaders(deps.config.deprecatedMethods, method.name, deps.clock()));
+
+      const params = collectParams(request);
+      const caller = await deps.authenticate(extractApiKey(request, params));
+      delete params.api_token;
+
+      const rate = await deps.limiter.hit(`a${caller.accountId}`, deps.clock().getTime());
+      reply.header('x-ratelimit-limit', String(rate.limit));
+      reply.header('x-ratelimit-remaining', String(rate.remaining));
+      if (!rate.allowed) throw errors.tooManyAttempts(rate.retryAfterSeconds, rate.limit);
+
+      const input = validateParams(method.params, params);
+      const result = await method.handle(input, { caller, deps, log: request.log });
+      return send(reply, result.status, result.body);
+    },
+  });
+}
+
+/** Query string and body merged, the body winning (as Laravel's `$request->all()`). */
+function collectParams(request: FastifyRequest): Record<string, unknown> {
+  const query = isObject(request.query) ? request.query : {};
+  const body = request.body;
+  if (body !== undefined && body !== null && !isObject(body)) {
+    throw errors.badRequest('The JSON body must be an object.');
+  }
+  return { ...query, ...(body ?? {}) };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function send(reply: FastifyReply, status: number, body: unknown) {
+  if (status === 204) return reply.code(204).send();
+  return reply.code(status).send(body);
+}

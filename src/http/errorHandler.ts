@@ -1,0 +1,44 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { ApiError, errors, ValidationError } from './errors.js';
+import { expectsJson } from './expectsJson.js';
+
+export const BODY_LIMIT_BYTES = 1_048_576;
+
+/** The one place errors become responses. Unexpected failures are logged once, with cause. */
+export function createErrorHandler(baseUrl: string) {
+  return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+    const apiError = toApiError(error, request);
+    if (apiError instanceof ValidationError && !expectsJson(request)) {
+      // spec 1 rule 4: clients that do not ask for JSON get Laravel's redirect back.
+      const referer = request.headers.referer;
+      return reply
+        .code(302)
+        .header('location', referer || baseUrl)
+        .send();
+    }
+    return reply.code(apiError.status).headers(apiError.headers).send(apiError.body);
+  };
+}
+
+function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+    return errors.badRequest(
+      'Send parameters as application/json or application/x-www-form-urlencoded.',
+    );
+  }
+  if (error.code?.startsWith('FST_ERR_CTP_') || error instanceof SyntaxError) {
+    return errors.badRequest('The request body is not valid JSON.');
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'database unavailable');
+    return errors.unavailable();
+  }
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return errors.badRequest('The request could not be read.');
+  }
+  request.log.error({ err: error }, 'unexpected error');
+  return errors.serverError(String(request.id));
+}

@@ -1,0 +1,64 @@
+import { buildApp } from './app.js';
+import { openMigratedDatabase } from './db/open.js';
+import { ensureDemoAccount } from './embedded/demoAccount.js';
+import { createLogger } from './logger.js';
+import { createRuntime } from './runtime.js';
+import { loadConfigOrExit } from './startup.js';
+
+/** The process: config, database and migrations, listen, graceful shutdown. */
+async function main(): Promise<void> {
+  const config = loadConfigOrExit();
+  const log = createLogger(config.logLevel);
+  const database = await openMigratedDatabase(config, log);
+
+  if (database.kind === 'pglite') {
+    const demo = await ensureDemoAccount(database.db, config.dataDir);
+    if (demo) {
+      process.stdout.write(
+        [
+          '',
+          'Embedded database created with a demo Pro account:',
+          `  API key:      ${demo.api_key}`,
+          `  project UUID: ${demo.project_uuid}`,
+          `  bot ID:       ${demo.bot_id}`,
+          `  (saved in ${config.dataDir}/demo-account.json)`,
+          '',
+        ].join('\n') + '\n',
+      );
+    }
+  }
+
+  const runtime = createRuntime(config, database, log);
+  const app = buildApp(runtime.deps);
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const timer = setTimeout(() => {
+      log.error('shutdown took longer than 10 s; exiting');
+      process.exit(1);
+    }, 10_000);
+    timer.unref();
+    try {
+      await app.close();
+      await runtime.close();
+      process.exit(0);
+    } catch (err) {
+      log.error({ err }, 'error during shutdown');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  await app.listen({ host: config.host, port: config.port });
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(
+    `listkeeper: failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
+  );
+  process.exit(1);
+});

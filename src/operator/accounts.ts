@@ -1,0 +1,94 @@
+import argon2 from 'argon2';
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/client.js';
+import { sqlState, UNIQUE_VIOLATION } from '../db/errors.js';
+import { accounts } from '../db/schema/index.js';
+import { generateApiKey, hashApiKey } from '../auth/apiKeys.js';
+import { OperatorError } from './operatorError.js';
+
+/** OWASP's recommended argon2id parameters (19 MiB, t=2, p=1). */
+const ARGON2_OPTIONS = {
+  type: argon2.argon2id,
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+} as const;
+
+export interface NewAccount {
+  email: string;
+  name?: string;
+  plan?: 'pro' | 'free';
+  password?: string;
+}
+
+export interface AccountSummary {
+  id: number;
+  email: string;
+  name: string;
+  plan: 'pro' | 'free';
+}
+
+export async function createAccount(db: Database, input: NewAccount) {
+  const apiKey = generateApiKey();
+  const passwordHash = input.password ? await argon2.hash(input.password, ARGON2_OPTIONS) : null;
+  try {
+    const [row] = await db
+      .insert(accounts)
+      .values({
+        email: input.email,
+        name: input.name ?? input.email.split('@')[0] ?? input.email,
+        plan: input.plan ?? 'pro',
+        apiKeyHash: hashApiKey(apiKey),
+        passwordHash,
+      })
+      .returning({
+        id: accounts.id,
+        email: accounts.email,
+        name: accounts.name,
+        plan: accounts.plan,
+      });
+    return { ...(row as AccountSummary), api_key: apiKey };
+  } catch (err) {
+    if (sqlState(err) === UNIQUE_VIOLATION)
+      throw new OperatorError(`an account with email ${input.email} already exists`);
+    throw err;
+  }
+}
+
+/** A new key; the old one stops working at once (callers publish the invalidation). */
+export async function regenerateKey(db: Database, id: number) {
+  const apiKey = generateApiKey();
+  await updateAccount(db, id, { apiKeyHash: hashApiKey(apiKey) });
+  return { id, api_key: apiKey };
+}
+
+/** Spec 5 rule 3: a password change also resets the key. */
+export async function setPassword(db: Database, id: number, password: string) {
+  const apiKey = generateApiKey();
+  const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);
+  await updateAccount(db, id, { apiKeyHash: hashApiKey(apiKey), passwordHash });
+  return { id, api_key: apiKey };
+}
+
+export async function setPlan(db: Database, id: number, plan: 'pro' | 'free') {
+  await updateAccount(db, id, { plan });
+  return { id, plan };
+}
+
+export async function setBlocked(db: Database, id: number, blocked: boolean) {
+  await updateAccount(db, id, { blocked });
+  return { id, blocked };
+}
+
+async function updateAccount(
+  db: Database,
+  id: number,
+  values: Partial<typeof accounts.$inferInsert>,
+) {
+  const rows = await db
+    .update(accounts)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(accounts.id, id))
+    .returning({ id: accounts.id });
+  if (rows.length === 0) throw new OperatorError(`no account with id ${id}`);
+}

@@ -1,0 +1,13 @@
+import type { Database } from '../db/client.js';
+import { bots } from '../db/schema/index.js';
+import { requireProject } from './projects.js';
+
+export async function createBot(db: Database, projectUuid: string, name?: string) {
+  const project = await requireProject(db, projectUuid);
+  const botName = name ?? 'Bot';
+  const [row] = await db
+    .insert(bots)
+    .values({ projectUuid, ownerId: project.ownerId, name: botName })
+    .returning({ id: bots.id });
+  return { id: row!.id, project: projectUuid, name: botName };
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Database } from '../../src/db/client.js';
+import { createAccount, type NewAccount } from '../../src/operator/accounts.js';
+import { createBot } from '../../src/operator/bots.js';
+import { addProjectMember, createProject } from '../../src/operator/projects.js';
+
+export interface Tenant {
+  accountId: number;
+  apiKey: string;
+  projectUuid: string;
+  botId: number;
+}
+
+const unique = () => randomBytes(5).toString('hex');
+
+/** An account with one project and one bot, as the operator CLI would set it up. */
+export async function makeTenant(db: Database, account: Partial<NewAccount> = {}): Promise<Tenant> {
+  const created = await createAccount(db, { email: `u${unique()}@example.test`, ...account });
+  const project = await createProject(db, created.id, 'Project');
+  const bot = await createBot(db, project.uuid, 'Bot');
+  return {
+    accountId: created.id,
+    apiKey: created.api_key,
+    projectUuid: project.uuid,
+    botId: bot.id,
+  };
+}
+
+/** A project owned by `owner` where `member` is only invited as a team member (spec 1). */
+export async function makeInvitedProject(db: Database, owner: Tenant, member: Tenant) {
+  const project = await createProject(db, owner.accountId, 'Shared');
+  const bot = await createBot(db, project.uuid, 'Shared bot');
+  await addProjectMember(db, project.uuid, member.accountId);
+  return { projectUuid: project.uuid, botId: bot.id };
+}
+
+export { createBot, createProject };

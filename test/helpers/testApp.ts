@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import pino from 'pino';
+import { buildApp, type AppDeps } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+import type { Database } from '../../src/db/client.js';
+import { createRuntime } from '../../src/runtime.js';
+import { createTestDatabase, type TestDatabase } from './database.js';
+import { TEST_REDIS_URL } from './env.js';
+
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+
+export interface TestAppOptions {
+  /** extra environment, as an operator would set it */
+  env?: Record<string, string>;
+  /** false: run without REDIS_URL (in-process limiter) */
+  redis?: boolean;
+  clock?: () => Date;
+  /** reuse a database (a second instance on the same data) */
+  database?: TestDatabase;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  deps: AppDeps;
+  db: Database;
+  database: TestDatabase;
+  config: Config;
+  /** every log line the app wrote, as text */
+  logs: string[];
+  close(): Promise<void>;
+}
+
+/** A real app on a fresh Postgres database and real Redis (a unique key prefix per app). */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const database = options.database ?? (await createTestDatabase());
+  const ownsDatabase = !options.database;
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    BASE_URL: 'http://api.test',
+    LOG_LEVEL: 'info',
+    ...(options.redis === false ? {} : { REDIS_URL: TEST_REDIS_URL }),
+    ...options.env,
+  });
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      logs.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const runtime = createRuntime(
+    config,
+    { ...database.handle, close: async () => undefined },
+    pino({ level: 'silent' }),
+    {
+      redisPrefix: `lk_test:${randomBytes(6).toString('hex')}:`,
+      clock: options.clock,
+    },
+  );
+  const app = buildApp(runtime.deps, { logStream });
+  await app.ready();
+  if (config.redisUrl) await waitForRedis(runtime.deps);
+  return {
+    app,
+    deps: runtime.deps,
+    db: database.handle.db,
+    database,
+    config,
+    logs,
+    async close() {
+      await app.close();
+      await runtime.close();
+      if (ownsDatabase) await database.drop();
+    },
+  };
+}
+
+async function waitForRedis(deps: AppDeps): Promise<void> {
+  for (let i = 0; i < 100 && deps.redis?.status !== 'ready'; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  // the key cache subscription comes up right after; give it a moment
+  await new Promise((r) => setTimeout(r, 30));
+}
