@@ -10,10 +10,11 @@ import { registerApiRoute } from './http/apiRoute.js';
 import { BODY_LIMIT_BYTES, createErrorHandler } from './http/errorHandler.js';
 import { errors } from './http/errors.js';
 import { stringifyJson } from './http/orderedJson.js';
-import { parseParams } from './http/queryParser.js';
+import { parseParams, parseQueryForRouter } from './http/queryParser.js';
 import { redactUrl } from './http/redactUrl.js';
 import { registerProbes } from './http/probes.js';
 import type { FieldCipher } from './lists/encryption/cipher.js';
+import type { ApiMethod } from './methods/method.js';
 import type { RateLimiter } from './ratelimit/limiter.js';
 
 /** Everything the app needs, built by the process entry (main.ts) or by tests. */
@@ -35,6 +36,8 @@ export interface AppDeps {
 export interface AppOptions {
   /** where logs go; defaults to stdout */
   logStream?: DestinationStream;
+  /** the methods the API answers; defaults to the registry (tests add probe methods) */
+  methods?: ReadonlyMap<string, ApiMethod>;
 }
 
 /** Builds the Fastify app; never listens (main.ts owns ports, signals and migrations). */
@@ -55,7 +58,7 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     },
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
-    routerOptions: { querystringParser: (text: string) => parseParams(text) },
+    routerOptions: { querystringParser: parseQueryForRouter },
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     forceCloseConnections: 'idle',
@@ -87,6 +90,6 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
   });
 
   registerProbes(app, deps);
-  registerApiRoute(app, deps);
+  registerApiRoute(app, deps, options.methods);
   return app;
 }

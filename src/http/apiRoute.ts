@@ -1,16 +1,22 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../app.js';
 import { extractApiKey } from '../auth/extractKey.js';
-import { methods } from '../methods/registry.js';
+import type { ApiMethod } from '../methods/method.js';
+import { methods as registry } from '../methods/registry.js';
 import { deprecationHeaders } from './deprecation.js';
 import { errors } from './errors.js';
+import { queryParams } from './queryParser.js';
 import { validateParams } from './validate.js';
 
 /**
  * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:
  * method lookup → deprecation → parameters → auth → rate limit → validation → handler.
  */
-export function registerApiRoute(app: FastifyInstance, deps: AppDeps): void {
+export function registerApiRoute(
+  app: FastifyInstance,
+  deps: AppDeps,
+  methods: ReadonlyMap<string, ApiMethod> = registry,
+): void {
   app.route<{ Params: { method: string } }>({
     method: ['GET', 'POST'],
     url: '/api/v1/:method',
@@ -37,9 +43,10 @@ export function registerApiRoute(app: FastifyInstance, deps: AppDeps): void {
 
 /** Query string and body merged, the body winning (as Laravel's `$request->all()`). */
 function collectParams(request: FastifyRequest): Record<string, unknown> {
-  const query = isObject(request.query) ? request.query : {};
+  const query = queryParams(request.query);
   const body = request.body;
-  if (body !== undefined && body !== null && !isObject(body)) {
+  // `null` too: only a JSON body can produce it, and it is not an object of parameters.
+  if (body !== undefined && !isObject(body)) {
     throw errors.badRequest('The JSON body must be an object.');
   }
   return { ...query, ...(body ?? {}) };

@@ -28,3 +28,26 @@ export function parseParams(text: string): Record<string, unknown> {
     throw errors.badRequest('The parameters could not be parsed.');
   }
 }
+
+const FAILURE = Symbol('paramsParseFailure');
+
+/**
+ * The router's query string parser. It must never throw: a throw inside Fastify's router
+ * escapes the error handler (in a real server it is an uncaught exception that stops the
+ * process), so a failure travels to the route as a marker and is thrown there.
+ */
+export function parseQueryForRouter(text: string): Record<string | symbol, unknown> {
+  try {
+    return parseParams(text);
+  } catch (err) {
+    return { [FAILURE]: err };
+  }
+}
+
+/** The parsed query of a request, rethrowing a failure the router recorded. */
+export function queryParams(query: unknown): Record<string, unknown> {
+  if (typeof query !== 'object' || query === null || Array.isArray(query)) return {};
+  const failure = (query as Record<symbol, unknown>)[FAILURE];
+  if (failure !== undefined) throw failure;
+  return query as Record<string, unknown>;
+}

@@ -1,0 +1,217 @@
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../src/app.js';
+import { connectPostgres } from '../../src/db/client.js';
+import { createRuntime } from '../../src/runtime.js';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let probe: ProbeApp;
+let tenant: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  probe = await startProbeApp(t.deps);
+  tenant = await makeTenant(t.db);
+});
+afterAll(async () => {
+  await probe.app.close();
+  await t.close();
+});
+
+const json = { accept: 'application/json' };
+
+function post(payload: string, contentType: string, headers: Record<string, string> = {}) {
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/v1/getMe',
+    headers: {
+      ...json,
+      authorization: `Bearer ${tenant.apiKey}`,
+      'content-type': contentType,
+      ...headers,
+    },
+    payload,
+  });
+}
+
+function isJson(res: { headers: Record<string, unknown> }) {
+  return /^application\/json/.test(String(res.headers['content-type']));
+}
+
+describe('not found (decisions: unknown method and unknown path are 404 JSON)', () => {
+  it('answers an unknown method name with 404 JSON, before authentication', async () => {
+    const res = await call(t.app, 'decodeShortLink', {});
+    expect(res.status).toBe(404);
+    expect(res.body).toMatchObject({ error: 'not_found' });
+    expect(isJson(res.raw)).toBe(true);
+  });
+
+  it('answers an unknown method name with 404 JSON for a valid key too', async () => {
+    const res = await call(t.app, 'getme', {}, { key: tenant.apiKey });
+    expect(res.status).toBe(404);
+    expect(res.body.error).toBe('not_found');
+  });
+
+  it('answers an unknown path with 404 JSON that does not echo the URL', async () => {
+    const res = await t.app.inject({ url: '/api/v2/getMe?api_token=secret-token-value' });
+    expect(res.statusCode).toBe(404);
+    expect(isJson(res)).toBe(true);
+    expect(res.json()).toEqual({ error: 'not_found', message: 'Not found.' });
+    expect(res.body).not.toContain('secret-token-value');
+  });
+
+  it('answers an unsupported HTTP verb on a method path with 404 JSON', async () => {
+    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/getMe' });
+    expect(res.statusCode).toBe(404);
+    expect(isJson(res)).toBe(true);
+  });
+});
+
+describe('unreadable requests (decisions: 400 JSON, oversized 413 JSON)', () => {
+  it('answers malformed JSON with 400 JSON', async () => {
+    const res = await post('{"name": ', 'application/json');
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'bad_request' });
+  });
+
+  it.each([['[1,2]'], ['"text"'], ['42'], ['true'], ['null']])(
+    'answers the JSON body %s, which is not an object, with 400 JSON',
+    async (payload) => {
+      const res = await post(payload, 'application/json');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'bad_request' });
+    },
+  );
+
+  it('treats an empty JSON body as no parameters', async () => {
+    const res = await post('', 'application/json');
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('accepts JSON with a charset parameter', async () => {
+    const res = await post('{}', 'application/json; charset=utf-8');
+    expect(res.statusCode).toBe(200);
+  });
+
+  it('answers a JSON body over 1 MiB with 413 JSON', async () => {
+    const big = JSON.stringify({ name: 'x'.repeat(1_048_576) });
+    const res = await post(big, 'application/json');
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ error: 'payload_too_large' });
+  });
+
+  it('answers a form body over 1 MiB with 413 JSON', async () => {
+    const res = await post(`name=${'x'.repeat(1_048_576)}`, 'application/x-www-form-urlencoded');
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ error: 'payload_too_large' });
+  });
+
+  it('accepts a body just under the limit', async () => {
+    const res = await post(JSON.stringify({ pad: 'x'.repeat(1_048_000) }), 'application/json');
+    expect(res.statusCode).toBe(200);
+  });
+
+  it.each([['text/plain'], ['multipart/form-data; boundary=x'], ['application/xml']])(
+    'answers the unsupported content type %s with 400 JSON',
+    async (type) => {
+      const res = await post('name=x', type);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'bad_request' });
+    },
+  );
+
+  it('answers more than 2000 query parameters with 400 JSON', async () => {
+    const query = Array.from({ length: 2001 }, (_, i) => `p${i}=1`).join('&');
+    const res = await t.app.inject({
+      url: `/api/v1/getMe?${query}`,
+      headers: { ...json, authorization: `Bearer ${tenant.apiKey}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'bad_request' });
+  });
+
+  it('answers too deeply nested query parameters with 400 JSON', async () => {
+    const res = await t.app.inject({
+      url: '/api/v1/getMe?a[b][c][d][e][f][g]=1',
+      headers: { ...json, authorization: `Bearer ${tenant.apiKey}` },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'bad_request' });
+  });
+
+  it('answers too many or too deeply nested form fields with 400 JSON', async () => {
+    const many = Array.from({ length: 2001 }, (_, i) => `p${i}=1`).join('&');
+    const deep = 'a[b][c][d][e][f][g]=1';
+    for (const body of [many, deep]) {
+      const res = await post(body, 'application/x-www-form-urlencoded');
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'bad_request' });
+    }
+  });
+
+  it('answers too many or too deeply nested query parameters on an unknown path with JSON', async () => {
+    const res = await t.app.inject({ url: '/nowhere?a[b][c][d][e][f][g]=1' });
+    expect([400, 404]).toContain(res.statusCode);
+    expect(isJson(res)).toBe(true);
+  });
+});
+
+describe('unexpected failures (spec 7: 500 {error, request_id}, logged once)', () => {
+  it('answers 500 with only the error code and the request id', async () => {
+    const res = await call(probe.app, 'explode', {}, { key: tenant.apiKey });
+    expect(res.status).toBe(500);
+    const requestId = String(res.headers['x-request-id']);
+    expect(res.body).toEqual({ error: 'server_error', request_id: requestId });
+    expect(res.raw.body).not.toMatch(/no_such_table|select|secret_column|at .*\.ts/i);
+  });
+
+  it('logs the failure exactly once, with its cause and request id', async () => {
+    const res = await call(probe.app, 'explode', {}, { key: tenant.apiKey });
+    const requestId = String(res.headers['x-request-id']);
+    const lines = probe.logs
+      .map((l) => JSON.parse(l) as { level: number; reqId?: string; err?: { message?: string } })
+      .filter((l) => l.reqId === requestId && l.level >= 50);
+    expect(lines).toHaveLength(1);
+    expect(JSON.stringify(lines[0]?.err)).toContain('no_such_table_for_tests');
+  });
+
+  it('answers 500 the same way to a client that does not ask for JSON', async () => {
+    const res = await probe.app.inject({
+      url: '/api/v1/explode',
+      headers: { authorization: `Bearer ${tenant.apiKey}` },
+    });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toMatchObject({ error: 'server_error' });
+  });
+});
+
+describe('Postgres unreachable (decisions: 503 JSON with Retry-After)', () => {
+  it('answers 503 with Retry-After, and /readyz says not ready', async () => {
+    const unreachable = connectPostgres(
+      'postgres://postgres@127.0.0.1:1/nowhere',
+      pino({ level: 'silent' }),
+    );
+    const runtime = createRuntime(t.config, unreachable, pino({ level: 'silent' }), {
+      redisPrefix: `${t.deps.redisPrefix}down:`,
+    });
+    const app = buildApp(runtime.deps, { logStream: { write: () => undefined } });
+    try {
+      const res = await call(app, 'getMe', {}, { key: tenant.apiKey });
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ error: 'service_unavailable' });
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(res.raw.body).not.toMatch(/ECONNREFUSED|127\.0\.0\.1/);
+
+      const ready = await app.inject({ url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ postgres: false });
+    } finally {
+      await app.close();
+      await runtime.close();
+    }
+  });
+});
