@@ -3,3 +3,4 @@ export * from './projects.js';
 export * from './bots.js';
 export * from './listSchemas.js';
 export * from './listItems.js';
+export * from './listFieldErasures.js';

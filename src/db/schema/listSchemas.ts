@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { projects } from './projects.js';
 
@@ -37,6 +38,10 @@ export const listSchemas = pgTable(
   (t) => [
     index('list_schemas_owner_idx').on(t.ownerId, t.createdAt, t.id),
     index('list_schemas_project_idx').on(t.projectUuid),
+    // the background reclaim finds deleted lists without scanning live ones
+    index('list_schemas_deleted_idx')
+      .on(t.deletedAt)
+      .where(sql`${t.deletedAt} is not null`),
   ],
 );
 
