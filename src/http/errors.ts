@@ -45,6 +45,12 @@ export const errors = {
   /** 403: object of another account (or reached only as a team member). */
   forbidden: (message = 'This action is unauthorized.') =>
     new ApiError(403, { message, error: 'forbidden' }),
+  /** 403: the project is at its list cap (spec 4.3, 8); both keys say so, as the spec asks. */
+  tooManyLists: (max: number) =>
+    new ApiError(403, {
+      message: `A project cannot have more than ${max} lists.`,
+      error: `A project cannot have more than ${max} lists.`,
+    }),
   /** 404 for a list lookup (spec 4.2). */
   listNotFound: () => notFoundOn('schema_id', 'List not found.'),
   /** 404 for a record lookup (spec 4.9). */
