@@ -4,3 +4,4 @@ export * from './bots.js';
 export * from './listSchemas.js';
 export * from './listItems.js';
 export * from './listFieldErasures.js';
+export * from './contacts.js';
