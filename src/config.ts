@@ -21,17 +21,31 @@ const encryptionKey = z
   .string()
   .refine((s) => Buffer.from(s, 'base64').length === 32, 'must be 32 bytes, base64-encoded');
 
-const port = z.coerce.number().int().min(0).max(65535);
+const port = z.coerce
+  .number({ error: 'must be a port number (0-65535)' })
+  .int('must be a port number (0-65535)')
+  .min(0, 'must be a port number (0-65535)')
+  .max(65535, 'must be a port number (0-65535)');
 
 /** Every environment variable the service reads (docs: README "Configuration"). */
 const envSchema = z.object({
-  DATABASE_URL: z.string().url('must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL')
+    .optional(),
   DATA_DIR: z.string().min(1).default('./data'),
-  REDIS_URL: z.string().url('must be a redis:// URL').optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must be a redis:// or rediss:// URL')
+    .optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
   BASE_URL: z.string().url('must be an absolute URL').optional(),
-  RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  RATE_LIMIT_PER_MINUTE: z.coerce
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .min(1, 'must be a positive integer')
+    .default(120),
   ENCRYPTION_KEY: encryptionKey.optional(),
   ENCRYPTION_OLD_KEYS: z
     .string()
@@ -76,19 +90,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
   );
   const parsed = envSchema.safeParse(cleaned);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map(
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map(
         (i) => `invalid environment variable ${String(i.path[0])}: ${i.message}`,
-      ),
+      );
+  // Checked alongside the others, so one start reports every problem at once.
+  if (cleaned.DATABASE_URL && !cleaned.ENCRYPTION_KEY) {
+    problems.push(
+      'missing environment variable ENCRYPTION_KEY: required when DATABASE_URL is set (32 bytes, base64)',
     );
   }
+  if (!parsed.success || problems.length > 0) throw new ConfigError(problems);
   const e = parsed.data;
-  if (e.DATABASE_URL && !e.ENCRYPTION_KEY) {
-    throw new ConfigError([
-      'missing environment variable ENCRYPTION_KEY: required when DATABASE_URL is set (32 bytes, base64)',
-    ]);
-  }
   const deprecated: Record<string, Date> = {};
   for (const [method, day] of Object.entries(e.DEPRECATED_METHODS ?? {})) {
     deprecated[method] = new Date(`${day}T00:00:00Z`);

@@ -1,0 +1,35 @@
+import { Redis } from 'ioredis';
+import { publishAccountChanged } from '../auth/invalidation.js';
+
+/**
+ * Tells running servers that an account changed, so their key caches drop it at once
+ * (contract: the old key answers 401 at once, on every instance).
+ *
+ * A one-shot connection that gives up quickly: if Redis cannot be reached the change
+ * still stands (it is in Postgres), and a server only caches keys while its own Redis
+ * subscription is live, so the caller warns instead of failing.
+ */
+export async function publishAccountChange(redisUrl: string, accountId: number): Promise<void> {
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    connectTimeout: 2000,
+    commandTimeout: 2000,
+    retryStrategy: () => null,
+    connectionName: 'listkeeper-cli',
+  });
+  // The 'error' event has the cause (ECONNREFUSED…); the rejection only says the connection closed.
+  let cause: unknown;
+  redis.on('error', (err: unknown) => {
+    cause ??= err;
+  });
+  try {
+    await redis.connect();
+    await publishAccountChanged(redis, accountId);
+  } catch (err) {
+    throw cause ?? err;
+  } finally {
+    redis.disconnect();
+  }
+}

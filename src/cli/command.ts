@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+
+/**
+ * One flag of one command. `kind` says how the text is checked before anything opens the
+ * database, so a typo costs no connection: `id` is a positive integer, `email` an address.
+ */
+export interface FlagSpec {
+  description: string;
+  required?: boolean;
+  kind?: 'text' | 'id' | 'email';
+  /** the only accepted values (e.g. `pro`, `free`) */
+  choices?: readonly string[];
+  /** shown in --help as `--flag <placeholder>` */
+  placeholder?: string;
+}
+
+type FlagValue<S extends FlagSpec> = S extends { choices: readonly (infer C)[] }
+  ? C
+  : S extends { kind: 'id' }
+    ? number
+    : string;
+
+/** The parsed flags of a command, typed from its specs. */
+export type FlagValues<F extends Record<string, FlagSpec>> = {
+  [K in keyof F]: F[K] extends { required: true } ? FlagValue<F[K]> : FlagValue<F[K]> | undefined;
+};
+
+/** What a command may use; the CLI entry builds it from the same config as the server. */
+export interface CommandContext {
+  db: Database;
+  config: Config;
+  /** JSON log lines go to stderr, never stdout (stdout is the command's result) */
+  log: Logger;
+  /** progress and warnings for people (one line each); stdout stays the result only */
+  stderr: NodeJS.WriteStream;
+  /** true with --json: a script reads stdout */
+  json: boolean;
+  /** tells running servers to drop cached keys of the account (see accountEvents.ts) */
+  accountChanged(accountId: number): Promise<void>;
+}
+
+/** A result is one flat JSON object; its keys are a contract (contract/operations.md). */
+export type CommandResult = Record<string, string | number | boolean | null>;
+
+export interface Command<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {
+  /** two words, as typed: `account create` */
+  name: string;
+  summary: string;
+  flags: F;
+  /** first line of the human output, e.g. "Account created." */
+  title: string;
+  run(ctx: CommandContext, flags: FlagValues<F>): Promise<CommandResult>;
+}
+
+/** Keeps the flag specs' literal types so `run` receives typed values. */
+export function defineCommand<const F extends Record<string, FlagSpec>>(
+  command: Command<F>,
+): Command<F> {
+  return command;
+}
+
+/** A provisioning or usage failure that is the operator's to fix; printed as one line. */
+export class UsageError extends Error {}

@@ -1,0 +1,16 @@
+import { setBlocked } from '../../operator/accounts.js';
+import { defineCommand } from '../command.js';
+
+export const accountBlock = defineCommand({
+  name: 'account block',
+  summary: 'Block the account: its key answers 403 (spec 5 rule 5).',
+  title: 'Account blocked.',
+  flags: {
+    id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },
+  },
+  async run({ db, accountChanged }, flags) {
+    const result = await setBlocked(db, flags.id, true);
+    await accountChanged(flags.id);
+    return { id: result.id, blocked: result.blocked };
+  },
+});

@@ -1,0 +1,16 @@
+import { regenerateKey } from '../../operator/accounts.js';
+import { defineCommand } from '../command.js';
+
+export const accountRegenerateKey = defineCommand({
+  name: 'account regenerate-key',
+  summary: 'Issue a new API key; the old key answers 401 at once (spec 5 rule 3).',
+  title: 'New API key issued; the old one no longer works.',
+  flags: {
+    id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },
+  },
+  async run({ db, accountChanged }, flags) {
+    const result = await regenerateKey(db, flags.id);
+    await accountChanged(flags.id);
+    return { id: result.id, api_key: result.api_key };
+  },
+});

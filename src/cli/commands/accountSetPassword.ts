@@ -1,0 +1,18 @@
+import { setPassword } from '../../operator/accounts.js';
+import { defineCommand } from '../command.js';
+
+export const accountSetPassword = defineCommand({
+  name: 'account set-password',
+  summary:
+    'Set the password (argon2id); like a regeneration, the API key is reset (spec 5 rule 3).',
+  title: 'Password set. The API key was reset; the old one no longer works.',
+  flags: {
+    id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },
+    password: { description: 'the new password', required: true, placeholder: 'P' },
+  },
+  async run({ db, accountChanged }, flags) {
+    const result = await setPassword(db, flags.id, flags.password);
+    await accountChanged(flags.id);
+    return { id: result.id, api_key: result.api_key };
+  },
+});

@@ -1,0 +1,22 @@
+import { setPlan } from '../../operator/accounts.js';
+import { defineCommand } from '../command.js';
+
+export const accountSetPlan = defineCommand({
+  name: 'account set-plan',
+  summary: 'Change the plan; without Pro the key answers 402 (spec 5 rule 5).',
+  title: 'Plan changed.',
+  flags: {
+    id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },
+    plan: {
+      description: 'the new plan',
+      required: true,
+      choices: ['pro', 'free'],
+      placeholder: 'PLAN',
+    },
+  },
+  async run({ db, accountChanged }, flags) {
+    const result = await setPlan(db, flags.id, flags.plan);
+    await accountChanged(flags.id);
+    return { id: result.id, plan: result.plan };
+  },
+});

@@ -1,0 +1,16 @@
+import { setBlocked } from '../../operator/accounts.js';
+import { defineCommand } from '../command.js';
+
+export const accountUnblock = defineCommand({
+  name: 'account unblock',
+  summary: 'Lift a block: the same key works again.',
+  title: 'Account unblocked.',
+  flags: {
+    id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },
+  },
+  async run({ db, accountChanged }, flags) {
+    const result = await setBlocked(db, flags.id, false);
+    await accountChanged(flags.id);
+    return { id: result.id, blocked: result.blocked };
+  },
+});

@@ -1,0 +1,16 @@
+import { createBot } from '../../operator/bots.js';
+import { defineCommand } from '../command.js';
+
+export const botCreate = defineCommand({
+  name: 'bot create',
+  summary: "Create a bot in a project (it belongs to the project's owner).",
+  title: 'Bot created.',
+  flags: {
+    project: { description: 'project UUID', required: true, placeholder: 'UUID' },
+    name: { description: 'bot name (default: Bot)', placeholder: 'N' },
+  },
+  async run({ db }, flags) {
+    const bot = await createBot(db, flags.project, flags.name);
+    return { id: bot.id, project: bot.project, name: bot.name };
+  },
+});

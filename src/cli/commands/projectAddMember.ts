@@ -1,0 +1,22 @@
+import { addProjectMember } from '../../operator/projects.js';
+import { defineCommand } from '../command.js';
+
+export const projectAddMember = defineCommand({
+  name: 'project add-member',
+  summary:
+    "Invite an account as a team member; the member's key does not reach the project (spec 1).",
+  title: 'Team member added.',
+  flags: {
+    project: { description: 'project UUID', required: true, placeholder: 'UUID' },
+    account: {
+      description: 'member account ID',
+      required: true,
+      kind: 'id',
+      placeholder: 'ACCOUNT_ID',
+    },
+  },
+  async run({ db }, flags) {
+    const member = await addProjectMember(db, flags.project, flags.account);
+    return { project: member.project, account: member.account };
+  },
+});

@@ -1,0 +1,146 @@
+import type { Config } from '../config.js';
+import { ConfigError } from '../config.js';
+import type { DatabaseHandle } from '../db/client.js';
+import { EmbeddedDatabaseBusyError } from '../db/embeddedLock.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { openMigratedDatabase } from '../db/open.js';
+import { createLogger } from '../logger.js';
+import { OperatorError } from '../operator/operatorError.js';
+import { prepareConfig } from '../startup.js';
+import { publishAccountChange } from './accountEvents.js';
+import { parseCommandArgs } from './args.js';
+import { UsageError, type Command, type CommandContext } from './command.js';
+import { describeError } from './describeError.js';
+import {
+  formatCommandHelp,
+  formatError,
+  formatHuman,
+  formatJson,
+  formatOverview,
+  formatWarning,
+} from './output.js';
+import { commands, findCommand } from './registry.js';
+
+/** Exit codes (README "Operator CLI"): scripts can tell a typo from an outage. */
+const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 69, config: 78 } as const;
+
+/**
+ * `npm run --silent cli -- <command> [flags] [--json]` (contract/operations.md).
+ * stdout carries only the result; everything else, console output of libraries
+ * included, goes to stderr, so `--json` output can be piped into a parser.
+ */
+async function main(argv: string[]): Promise<number> {
+  console.log = console.info = console.debug = console.error;
+
+  const first = argv[0];
+  if (first === undefined) {
+    return fail(EXIT.usage, 'no command given; --help lists the commands');
+  }
+  if (first === '--help' || first === '-h' || first === 'help') {
+    process.stdout.write(formatOverview(commands));
+    return EXIT.ok;
+  }
+  const command = findCommand(argv);
+  if (!command) {
+    const typed = argv
+      .filter((a) => !a.startsWith('-'))
+      .slice(0, 2)
+      .join(' ');
+    return fail(
+      EXIT.usage,
+      `unknown command '${typed}'; commands: ${commands.map((c) => c.name).join(', ')}`,
+    );
+  }
+
+  let parsed;
+  try {
+    parsed = parseCommandArgs(command, argv.slice(2));
+  } catch (err) {
+    if (err instanceof UsageError) return fail(EXIT.usage, err.message);
+    throw err;
+  }
+  if (parsed.help) {
+    process.stdout.write(formatCommandHelp(command));
+    return EXIT.ok;
+  }
+
+  let config: Config;
+  try {
+    config = prepareConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) return fail(EXIT.config, err.problems.join('; '));
+    throw err;
+  }
+  const log = createLogger(config.logLevel, 2);
+
+  let database: DatabaseHandle;
+  try {
+    database = await openMigratedDatabase(config, log);
+  } catch (err) {
+    if (err instanceof EmbeddedDatabaseBusyError) return fail(EXIT.unavailable, err.message);
+    return fail(EXIT.unavailable, `cannot open the database: ${describeError(err)}`);
+  }
+
+  const context: CommandContext = {
+    db: database.db,
+    config,
+    log,
+    stderr: process.stderr,
+    json: parsed.json,
+    accountChanged: (accountId) => announceAccountChange(config, accountId),
+  };
+  try {
+    const result = await command.run(context, parsed.flags as never);
+    await write(parsed.json ? formatJson(result) : formatHuman(command, result));
+    return EXIT.ok;
+  } catch (err) {
+    return fail(...classify(command, err));
+  } finally {
+    await database.close().catch(() => undefined);
+  }
+}
+
+function classify(command: Command, err: unknown): [number, string] {
+  if (err instanceof OperatorError || err instanceof UsageError) return [EXIT.failed, err.message];
+  if (isDatabaseUnavailable(err)) {
+    return [EXIT.unavailable, `lost the database during '${command.name}': ${describeError(err)}`];
+  }
+  return [EXIT.failed, `'${command.name}' failed: ${describeError(err)}`];
+}
+
+/**
+ * Running servers cache keys only while subscribed to Redis, so when Redis cannot be told
+ * the change still stands; say what that means instead of failing a change that is saved.
+ */
+async function announceAccountChange(config: Config, accountId: number): Promise<void> {
+  if (!config.redisUrl) return;
+  try {
+    await publishAccountChange(config.redisUrl, accountId);
+  } catch (err) {
+    process.stderr.write(
+      formatWarning(
+        `account ${accountId} is changed, but Redis (REDIS_URL) could not be told: ${describeError(err)}; ` +
+          'a server still subscribed to Redis may answer from its key cache for up to 60 s',
+      ),
+    );
+  }
+}
+
+function fail(code: number, message: string): number {
+  process.stderr.write(formatError(message));
+  return code;
+}
+
+function write(text: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    process.stdout.write(text, (err) => (err ? reject(err) : resolve())),
+  );
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(formatError(describeError(err)));
+    process.exit(EXIT.failed);
+  },
+);
