@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type { DestinationStream } from 'pino';
 import type { Authenticator } from './auth/authenticate.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import { registerDeveloperRoutes } from './docs/developerRoutes.js';
 import { registerApiRoute } from './http/apiRoute.js';
 import { BODY_LIMIT_BYTES, createErrorHandler } from './http/errorHandler.js';
 import { errors } from './http/errors.js';
@@ -21,6 +23,8 @@ import type { RateLimiter } from './ratelimit/limiter.js';
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** Postgres pool behind `db` (absent in embedded mode): read by the metrics */
+  pool?: pg.Pool;
   /** commands connection; absent without REDIS_URL */
   redis?: Redis;
   /** prefix for every Redis key this app writes (tests give each file its own) */
@@ -90,6 +94,7 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
   });
 
   registerProbes(app, deps);
+  registerDeveloperRoutes(app, deps);
   registerApiRoute(app, deps, options.methods);
   return app;
 }

@@ -59,6 +59,10 @@ const envSchema = z.object({
     .optional(),
   DEPRECATED_METHODS: deprecatedMethods.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Prometheus metrics at /metrics (docs/developer-experience.md) */
+  METRICS: z.enum(['on', 'off']).default('on'),
+  /** serve /metrics on this port (same HOST) instead of the API port */
+  METRICS_PORT: port.optional(),
 });
 
 export interface Config {
@@ -76,6 +80,8 @@ export interface Config {
   /** method name → first day (UTC) on which it answers 410 */
   deprecatedMethods: Record<string, Date>;
   logLevel: string;
+  /** /metrics: on or off, and on the API port or a port of its own */
+  metrics: { enabled: boolean; port: number | undefined };
 }
 
 export class ConfigError extends Error {
@@ -119,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     encryptionOldKeys: e.ENCRYPTION_OLD_KEYS ?? [],
     deprecatedMethods: deprecated,
     logLevel: e.LOG_LEVEL,
+    metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT },
   };
 }

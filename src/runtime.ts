@@ -55,6 +55,7 @@ export function createRuntime(
   const deps: AppDeps = {
     config,
     db: database.db,
+    pool: database.pool,
     redis,
     redisPrefix,
     authenticate: createAuthenticator(createKeyLookup(database.db), keyCache, () =>

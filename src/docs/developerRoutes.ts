@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.js';
+import { registerMetrics } from '../metrics/register.js';
+import { methods as registry } from '../methods/registry.js';
+import { registerOpenApiRoute } from '../openapi/route.js';
+import { registerDocsPage } from './docsPage.js';
+
+/** The routes around the API: its OpenAPI document, the docs page and the metrics. */
+export function registerDeveloperRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const document = registerOpenApiRoute(app, deps, registry);
+  registerDocsPage(app, document);
+  registerMetrics(app, deps, registry);
+}

@@ -1,0 +1,83 @@
+import type { MethodDoc, SuccessResponse } from './methodDoc.js';
+import { errorResponseRefs, successHeaders } from './components.js';
+import { topLevelProperties, type JsonSchema } from './jsonSchema.js';
+
+export const paramsSchemaId = (method: string) => `${method}Params`;
+export const responseSchemaId = (method: string, status: number) => `${method}Response${status}`;
+
+const GET_NOTE =
+  'GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.';
+const POST_NOTE =
+  'POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.';
+
+/** The path item of one method: GET and POST, with the same parameters and responses (spec 1). */
+export function pathItem(
+  name: string,
+  doc: MethodDoc,
+  params: JsonSchema,
+): Record<string, unknown> {
+  const paramsRef = { $ref: `#/components/schemas/${paramsSchemaId(name)}` };
+  const properties = topLevelProperties(params);
+  const anyRequired = properties.some((p) => p.required);
+  const shared = {
+    tags: [doc.tag],
+    summary: doc.summary,
+    responses: { ...successResponses(name, doc.success), ...errorResponseRefs() },
+  };
+  const callWith = doc.changesData
+    ? 'This method changes data: call it with POST.'
+    : 'A read: GET and POST answer alike.';
+  return {
+    get: {
+      ...shared,
+      operationId: `${name}ViaGet`,
+      description: [doc.description, callWith, GET_NOTE].filter(Boolean).join('\n\n'),
+      parameters: properties.map((p) => queryParameter(p.name, p.schema, p.required)),
+    },
+    post: {
+      ...shared,
+      operationId: name,
+      description: [doc.description, callWith, POST_NOTE].filter(Boolean).join('\n\n'),
+      requestBody: {
+        required: anyRequired,
+        content: {
+          'application/json': { schema: paramsRef },
+          'application/x-www-form-urlencoded': { schema: paramsRef },
+        },
+      },
+    },
+  };
+}
+
+function queryParameter(name: string, schema: JsonSchema, required: boolean) {
+  const nested = schema.type === 'object' || schema.type === 'array' || '$ref' in schema;
+  return {
+    name,
+    in: 'query',
+    required,
+    schema,
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+    // deepObject is the OpenAPI name for bracket notation (`filters[slug]=…`).
+    ...(nested ? { style: 'deepObject', explode: true } : {}),
+  };
+}
+
+function successResponses(name: string, success: SuccessResponse[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const s of success) {
+    out[String(s.status)] = {
+      description: s.description,
+      headers: successHeaders,
+      ...(s.body
+        ? {
+            content: {
+              'application/json': {
+                schema: { $ref: `#/components/schemas/${responseSchemaId(name, s.status)}` },
+              },
+            },
+          }
+        : {}),
+    };
+  }
+  return out;
+}
