@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { DestinationStream } from 'pino';
 import type { Authenticator } from './auth/authenticate.js';
+import type { KeyCache } from './auth/keyCache.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerDeveloperRoutes } from './docs/developerRoutes.js';
@@ -30,6 +31,8 @@ export interface AppDeps {
   /** prefix for every Redis key this app writes (tests give each file its own) */
   redisPrefix: string;
   authenticate: Authenticator;
+  /** the authenticator's key cache: reported by /readyz, inspected by tests */
+  keyCache: KeyCache;
   limiter: RateLimiter;
   /** injected so date windows, sunsets and rate windows are testable without sleeping */
   clock: () => Date;

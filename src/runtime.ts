@@ -3,7 +3,7 @@ import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import { createKeyLookup } from './auth/accountRepository.js';
 import { createAuthenticator } from './auth/authenticate.js';
-import { subscribeKeyCache } from './auth/invalidation.js';
+import { keyEpochReader, subscribeKeyCache } from './auth/invalidation.js';
 import { KeyCache } from './auth/keyCache.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
@@ -58,9 +58,13 @@ export function createRuntime(
     pool: database.pool,
     redis,
     redisPrefix,
-    authenticate: createAuthenticator(createKeyLookup(database.db), keyCache, () =>
-      clock().getTime(),
+    authenticate: createAuthenticator(
+      createKeyLookup(database.db),
+      keyCache,
+      () => clock().getTime(),
+      redis ? keyEpochReader(redis) : undefined,
     ),
+    keyCache,
     limiter,
     clock,
     cipher: createFieldCipher(config.encryptionKey, config.encryptionOldKeys),

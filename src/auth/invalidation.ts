@@ -1,16 +1,36 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
+import type { EpochReader } from './authenticate.js';
 import type { KeyCache } from './keyCache.js';
 
 /**
- * Cross-instance channel: any change to an account (key, password, plan, block) is
- * published here and every instance drops its cached entries for that account.
- * Not prefixed per deployment: a stray message only costs a cache miss.
+ * Cross-instance invalidation. Any change to an account (key, password, plan, block)
+ * bumps the shared key epoch and is published on the channel:
+ * - the epoch is what makes the change strict: every request reads it (one GET) and a
+ *   cache entry read under an older epoch is not used, so the old key fails on the very
+ *   next request on every instance, even before the message is delivered;
+ * - the message drops the account's entries at once, and the subscription's liveness
+ *   decides whether the cache is used at all.
+ * Not prefixed per deployment: a stray bump or message only costs a cache miss.
  */
 export const ACCOUNT_CHANGED_CHANNEL = 'listkeeper:account-changed';
+export const KEY_EPOCH_KEY = 'listkeeper:key-epoch';
 
 export async function publishAccountChanged(redis: Redis, accountId: number): Promise<void> {
+  await redis.incr(KEY_EPOCH_KEY);
   await redis.publish(ACCOUNT_CHANGED_CHANNEL, String(accountId));
+}
+
+/** Reads the epoch; undefined while Redis does not answer (fail fast, never wait). */
+export function keyEpochReader(redis: Redis): EpochReader {
+  return async () => {
+    if (redis.status !== 'ready') return undefined;
+    try {
+      return (await redis.get(KEY_EPOCH_KEY)) ?? '0';
+    } catch {
+      return undefined;
+    }
+  };
 }
 
 /** Subscribes `cache` to the channel; the cache is live only while subscribed. */

@@ -27,6 +27,7 @@ export function registerProbes(app: FastifyInstance, deps: AppDeps): void {
         postgres,
         redis,
         limiter: deps.limiter.backend(),
+        key_cache: deps.keyCache.isLive() ? 'live' : 'off',
       });
   });
 }
