@@ -1,0 +1,24 @@
+import type { Caller } from '../../auth/caller.js';
+import type { Database } from '../../db/client.js';
+import type { ListSchemaRow } from '../../db/schema/listSchemas.js';
+import { errors } from '../../http/errors.js';
+import { findLiveList } from './repository.js';
+
+/**
+ * The list behind `schema_id`, if the caller may touch it: 404 when it does not exist or
+ * was deleted (spec 4.2), 403 when its project is another account's. Only the project's
+ * owner counts; team membership gives no access (spec 1).
+ */
+export async function requireOwnedList(
+  db: Database,
+  caller: Caller,
+  schemaId: string,
+): Promise<ListSchemaRow> {
+  // An id we never issued (NUL cannot even reach Postgres) is simply not found.
+  const list = schemaId.includes('\u0000') ? undefined : await findLiveList(db, schemaId);
+  if (!list) throw errors.listNotFound();
+  if (list.ownerId !== caller.accountId) {
+    throw errors.forbidden('This list belongs to a project of another account.');
+  }
+  return list;
+}

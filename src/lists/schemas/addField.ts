@@ -1,0 +1,52 @@
+import { z } from 'zod';
+import type { Caller } from '../../auth/caller.js';
+import type { Database } from '../../db/client.js';
+import type { ListSchemaRow } from '../../db/schema/listSchemas.js';
+import { errors, type ValidationErrors } from '../../http/errors.js';
+import { idParam } from '../../http/paramTypes.js';
+import { requireOwnedList } from './access.js';
+import { checkParams, throwIfInvalid } from './checkParams.js';
+import { appendField, MAX_FIELDS_PER_LIST } from './fieldRepository.js';
+import { fieldDefinition } from './fieldDefinition.js';
+
+/** addListSchemaField's parameters (spec 4.5). */
+export const addFieldParams = z.object({ schema_id: idParam(), field: fieldDefinition('add') });
+
+const SLUG_TAKEN = 'The field.slug has already been taken.';
+
+/**
+ * spec 4.5. Order of checks: the list (404 / 403) when `schema_id` is usable; then every
+ * parameter, together with whether the slug is already in the list (one 422); then the
+ * write, which re-checks the slug under the list's row lock (concurrent adds).
+ */
+export async function addField(db: Database, caller: Caller, raw: unknown, now: Date) {
+  const checked = checkParams(addFieldParams, raw);
+  const schemaId = checked.data?.schema_id ?? checkParams(schemaIdOnly, raw).data?.schema_id;
+  const list = schemaId === undefined ? undefined : await requireOwnedList(db, caller, schemaId);
+  throwIfInvalid(checked.errors, list ? slugErrors(raw, list) : undefined);
+  const { field } = checked.data!;
+
+  switch (await appendField(db, list!.id, field, now)) {
+    case 'added':
+      return;
+    case 'missing':
+      throw errors.listNotFound(); // deleted meanwhile
+    case 'duplicate':
+      throw errors.invalid('field.slug', SLUG_TAKEN);
+    case 'erasing':
+      throw errors.invalid(
+        'field.slug',
+        'The values of a deleted field with this slug are still being erased; try again shortly.',
+      );
+    case 'too_many':
+      throw errors.invalid('field', `A list cannot have more than ${MAX_FIELDS_PER_LIST} fields.`);
+  }
+}
+
+const schemaIdOnly = z.object({ schema_id: idParam() });
+
+function slugErrors(raw: unknown, list: ListSchemaRow): ValidationErrors | undefined {
+  const slug = (raw as { field?: { slug?: unknown } } | null)?.field?.slug;
+  if (typeof slug !== 'string' || !list.fields.some((f) => f.slug === slug)) return undefined;
+  return { 'field.slug': [SLUG_TAKEN] };
+}

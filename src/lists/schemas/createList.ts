@@ -1,0 +1,54 @@
+import { uuidv7 } from 'uuidv7';
+import { z } from 'zod';
+import type { Caller } from '../../auth/caller.js';
+import type { Database } from '../../db/client.js';
+import { errors } from '../../http/errors.js';
+import { assignSlots } from '../slots.js';
+import { checkParams, throwIfInvalid } from './checkParams.js';
+import { createTargetParams, findCreateTarget } from './createTarget.js';
+import { fieldList, flag, requiredText } from './fieldDefinition.js';
+import { insertList, MAX_LISTS_PER_PROJECT } from './repository.js';
+
+/** createListSchema's parameters other than where the list goes (spec 4.3). */
+export const newListParams = z.object({
+  name: requiredText(),
+  fields: fieldList(),
+  // spec 4.3: outdated; stored and shown, no effect.
+  is_menu: flag(false),
+});
+
+/**
+ * spec 4.3. Order of checks: every parameter, together with whether the bot or project
+ * exists (one 422); then whose it is (403); then the project's list cap (403).
+ */
+export async function createList(db: Database, caller: Caller, raw: unknown, now: Date) {
+  const where = checkParams(createTargetParams, raw);
+  const list = checkParams(newListParams, raw);
+  const found = where.data ? await findCreateTarget(db, where.data) : undefined;
+  throwIfInvalid(where.errors, list.errors, found?.errors);
+  const target = found!.target!;
+  const params = list.data!;
+
+  if (target.ownerId !== caller.accountId) {
+    throw errors.forbidden(
+      target.botId === null
+        ? 'This project belongs to another account.'
+        : 'This bot belongs to another account.',
+    );
+  }
+  const row = await insertList(db, {
+    id: uuidv7(),
+    projectUuid: target.projectUuid,
+    ownerId: target.ownerId,
+    botId: target.botId,
+    name: params.name,
+    fields: assignSlots(params.fields),
+    isMenu: params.is_menu,
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!row) {
+    throw errors.tooManyLists(MAX_LISTS_PER_PROJECT);
+  }
+  return row;
+}

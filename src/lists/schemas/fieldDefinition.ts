@@ -1,0 +1,119 @@
+import { z } from 'zod';
+import type { StoredField } from '../../db/schema/listSchemas.js';
+import { boolParam } from '../../http/paramTypes.js';
+import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
+import { RESERVED_SLUGS, SLUG_PATTERN } from './reservedSlugs.js';
+
+/** spec 2.2: the field types a list can have. */
+export const FIELD_TYPES = [
+  'string',
+  'number',
+  'bool',
+  'date',
+  'datetime',
+  'money',
+  'file',
+  'image',
+  'contact',
+  'bot',
+] as const;
+
+export type NewField = Omit<StoredField, 'slot'>;
+
+/**
+ * Where a field definition arrives: in `fields[]` of createListSchema (a money field
+ * without currency gets USD, spec 4.3) or as `field` of addListSchemaField (a money
+ * field must name its currency, spec 4.5).
+ */
+export type FieldMode = 'create' | 'add';
+
+/** Runs a refinement even when sibling keys failed, so one 422 lists every field (spec 7). */
+export const ALWAYS = { when: () => true };
+
+/** JSON null and an empty form value mean "not given": the default applies. */
+const blankToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
+export const flag = (fallback: boolean) =>
+  z.preprocess(blankToUndefined, boolParam().default(fallback));
+
+export const requiredText = (max = 255) =>
+  z
+    .string({ error: 'must be a string' })
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `may not be greater than ${max} characters`)
+    // Postgres text and jsonb cannot hold U+0000.
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+
+export const slugParam = () =>
+  z
+    .string({ error: 'must be a string' })
+    .regex(SLUG_PATTERN, 'may only contain letters, digits, dashes and underscores (1 to 255)')
+    .refine((slug) => !RESERVED_SLUGS.has(slug), 'is a reserved name');
+
+/** One field definition (spec 2.2 / 4.3 / 4.5), parsed into what is stored. */
+export function fieldDefinition(mode: FieldMode) {
+  return z
+    .object({
+      name: requiredText(),
+      slug: slugParam(),
+      type: z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }),
+      // Checked below against the type: only money fields have a currency.
+      currency: z.unknown().optional(),
+      is_required: flag(true),
+      is_hidden: flag(false),
+      is_encryptable: flag(false),
+    })
+    .superRefine((field, ctx) => {
+      if (field.type !== 'money') return;
+      const currency = blankToUndefined(field.currency);
+      if (currency === undefined) {
+        if (mode === 'add') {
+          ctx.addIssue({ code: 'custom', path: ['currency'], message: 'is required for money' });
+        }
+        return;
+      }
+      if (!isCurrency(currency)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['currency'],
+          message: 'must be an ISO 4217 currency code such as USD',
+        });
+      }
+    }, ALWAYS)
+    .transform((field): NewField => {
+      const stored: NewField = {
+        slug: field.slug,
+        name: field.name,
+        type: field.type,
+        is_required: field.is_required,
+        is_hidden: field.is_hidden,
+        is_encryptable: field.is_encryptable,
+      };
+      // A currency sent with another type is ignored (docs/decisions.md).
+      if (field.type === 'money') {
+        stored.currency =
+          (blankToUndefined(field.currency) as string | undefined) ?? DEFAULT_CURRENCY;
+      }
+      return stored;
+    });
+}
+
+/** createListSchema's `fields`: 1 to 30 definitions, in order, slugs unique (spec 4.3, 8). */
+export function fieldList() {
+  return z
+    .array(fieldDefinition('create'), { error: 'must be an array of field definitions' })
+    .min(1, 'must have at least 1 item')
+    .max(30, 'may not have more than 30 items')
+    .superRefine((fields, ctx) => {
+      if (!Array.isArray(fields)) return;
+      const seen = new Set<string>();
+      fields.forEach((field: unknown, i) => {
+        const slug = (field as { slug?: unknown } | null)?.slug;
+        if (typeof slug !== 'string') return;
+        if (seen.has(slug)) {
+          ctx.addIssue({ code: 'custom', path: [i, 'slug'], message: 'has a duplicate value' });
+        }
+        seen.add(slug);
+      });
+    }, ALWAYS);
+}

@@ -1,0 +1,105 @@
+import { sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { queryRows } from '../../db/client.js';
+
+/** Records removed per DELETE: short statements, so reclaiming never holds long locks. */
+export const RECLAIM_BATCH_SIZE = 5000;
+
+/**
+ * How long a deleted list's row is kept after its records are gone. A record insert that
+ * read the list just before it was deleted commits within a statement timeout (15 s);
+ * keeping the row an hour means such a record is still found and removed, never orphaned.
+ */
+export const RECLAIM_GRACE_SECONDS = 3600;
+
+export interface ReclaimOptions {
+  batchSize?: number;
+  graceSeconds?: number;
+  /** checked between batches; the next run carries on (there is no state to save) */
+  signal?: AbortSignal;
+}
+
+export interface ReclaimReport {
+  /** records deleted */
+  items: number;
+  /** DELETE statements run */
+  batches: number;
+  /** deleted lists whose row was removed for good */
+  lists: number;
+}
+
+/**
+ * Deletes the records of deleted lists (spec 4.4) in batches, then the list rows once
+ * empty and past the grace period. Idempotent and stateless: it only looks for deleted
+ * lists, so after a restart it simply continues where records remain.
+ */
+export async function reclaimDeletedLists(
+  db: Database,
+  {
+    batchSize = RECLAIM_BATCH_SIZE,
+    graceSeconds = RECLAIM_GRACE_SECONDS,
+    signal,
+  }: ReclaimOptions = {},
+): Promise<ReclaimReport> {
+  const report: ReclaimReport = { items: 0, batches: 0, lists: 0 };
+  let after: { deleted_at: string; id: string } | undefined;
+  for (;;) {
+    const lists = await queryRows<{ id: string; deleted_at: string; expired: boolean }>(
+      db,
+      sql`select id, deleted_at::text as deleted_at,
+                 deleted_at < now() - make_interval(secs => ${graceSeconds}) as expired
+          from list_schemas
+          where deleted_at is not null
+            ${after ? sql`and (deleted_at, id) > (${after.deleted_at}::timestamptz, ${after.id})` : sql``}
+          order by deleted_at, id
+          limit 100`,
+    );
+    if (lists.length === 0) return report;
+    for (const list of lists) {
+      if (signal?.aborted) return report;
+      if (!(await deleteItems(db, list.id, batchSize, report, signal))) return report;
+      if (list.expired) report.lists += await removeEmptyList(db, list.id);
+    }
+    const last = lists[lists.length - 1]!;
+    after = { deleted_at: last.deleted_at, id: last.id };
+  }
+}
+
+/** False when stopped before the list was empty. */
+async function deleteItems(
+  db: Database,
+  schemaId: string,
+  batchSize: number,
+  report: ReclaimReport,
+  signal?: AbortSignal,
+): Promise<boolean> {
+  for (;;) {
+    if (signal?.aborted) return false;
+    // SKIP LOCKED: two instances reclaiming at once split the work instead of queueing.
+    const [result] = await queryRows<{ n: number }>(
+      db,
+      sql`with gone as (
+            delete from list_items where id in (
+              select id from list_items where schema_id = ${schemaId}
+              limit ${batchSize} for update skip locked)
+            returning 1)
+          select count(*)::int as n from gone`,
+    );
+    const deleted = result?.n ?? 0;
+    if (deleted === 0) return true;
+    report.items += deleted;
+    report.batches++;
+    if (deleted < batchSize) return true;
+  }
+}
+
+async function removeEmptyList(db: Database, schemaId: string): Promise<number> {
+  const removed = await queryRows(
+    db,
+    sql`delete from list_schemas
+        where id = ${schemaId} and deleted_at is not null
+          and not exists (select 1 from list_items where schema_id = ${schemaId})
+        returning id`,
+  );
+  return removed.length;
+}

@@ -1,0 +1,96 @@
+import { and, asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { bots, listSchemas, projects, type ListSchemaRow } from '../../db/schema/index.js';
+
+/** spec 8: lists per project. */
+export const MAX_LISTS_PER_PROJECT = 5000;
+
+/** The bot's project and owner, or undefined when no bot has the id. */
+export async function findBot(db: Database, botId: number) {
+  const [row] = await db
+    .select({ id: bots.id, projectUuid: bots.projectUuid, ownerId: bots.ownerId })
+    .from(bots)
+    .where(eq(bots.id, botId));
+  return row;
+}
+
+export async function findProject(db: Database, uuid: string) {
+  const [row] = await db
+    .select({ uuid: projects.uuid, ownerId: projects.ownerId })
+    .from(projects)
+    .where(eq(projects.uuid, uuid));
+  return row;
+}
+
+/** A list that exists and is not deleted. */
+export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(listSchemas)
+    .where(and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt)));
+  return row;
+}
+
+export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt'>;
+
+/**
+ * Inserts a list and counts it against its project in one transaction. The conditional
+ * increment takes the project row's lock, so concurrent creates cannot pass the cap
+ * together (spec 8). Undefined when the project is full.
+ */
+export async function insertList(db: Database, list: NewList): Promise<ListSchemaRow | undefined> {
+  return db.transaction(async (tx) => {
+    const counted = await tx
+      .update(projects)
+      .set({ listCount: sql`${projects.listCount} + 1` })
+      .where(
+        and(eq(projects.uuid, list.projectUuid), lt(projects.listCount, MAX_LISTS_PER_PROJECT)),
+      )
+      .returning({ listCount: projects.listCount });
+    if (counted.length === 0) return undefined;
+    const [row] = await tx.insert(listSchemas).values(list).returning();
+    return row;
+  });
+}
+
+/** One page of the live lists of every project the account owns, oldest first (spec 4.1). */
+export async function pageOwnedLists(
+  db: Database,
+  ownerId: number,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<{ rows: ListSchemaRow[]; total: number }> {
+  const owned = and(eq(listSchemas.ownerId, ownerId), isNull(listSchemas.deletedAt));
+  // Two connections at once: the page and the total (design/record-storage.md).
+  const [rows, totals] = await Promise.all([
+    db
+      .select()
+      .from(listSchemas)
+      .where(owned)
+      .orderBy(asc(listSchemas.createdAt), asc(listSchemas.id))
+      .offset(offset)
+      .limit(limit),
+    db.select({ total: count() }).from(listSchemas).where(owned),
+  ]);
+  return { rows, total: Number(totals[0]?.total ?? 0) };
+}
+
+/**
+ * Marks the list deleted and frees its place in the project's count. Its records become
+ * unreachable at once (every record query requires a live list); reclaim.ts removes
+ * them later. False when the list was already gone (a concurrent delete won).
+ */
+export async function softDeleteList(db: Database, id: string, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(listSchemas)
+      .set({ deletedAt: now })
+      .where(and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt)))
+      .returning({ projectUuid: listSchemas.projectUuid });
+    if (!row) return false;
+    await tx
+      .update(projects)
+      .set({ listCount: sql`greatest(${projects.listCount} - 1, 0)` })
+      .where(eq(projects.uuid, row.projectUuid));
+    return true;
+  });
+}

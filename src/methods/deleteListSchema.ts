@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { errors } from '../http/errors.js';
+import { idParam } from '../http/paramTypes.js';
+import { requireOwnedList } from '../lists/schemas/access.js';
+import { softDeleteList } from '../lists/schemas/repository.js';
+import { defineMethod, noContent } from './method.js';
+
+/**
+ * spec 4.4. Fast at any list size: the list is marked deleted (its records are
+ * unreachable from then on) and the records are removed later by lists/schemas/reclaim.ts.
+ */
+export const deleteListSchema = defineMethod({
+  name: 'deleteListSchema',
+  params: z.object({ schema_id: idParam() }),
+  async handle({ schema_id }, { caller, deps }) {
+    const list = await requireOwnedList(deps.db, caller, schema_id);
+    // A concurrent delete may have won since the lookup: then it is gone, as for a second call.
+    if (!(await softDeleteList(deps.db, list.id, deps.clock()))) throw errors.listNotFound();
+    return noContent();
+  },
+});

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { intParam } from '../http/paramTypes.js';
+import { pageEnvelope, pageOffset } from '../http/paging.js';
+import { presentListSchema } from '../lists/schemas/presenter.js';
+import { pageOwnedLists } from '../lists/schemas/repository.js';
+import { defineMethod, ok } from './method.js';
+
+/** spec 4.1 / 8: fixed page size. */
+const PER_PAGE = 50;
+
+export const getListSchemas = defineMethod({
+  name: 'getListSchemas',
+  params: z.object({
+    // An empty value is "not given" (page 1); anything else must be an integer ≥ 1.
+    page: z.preprocess(
+      (v) => (v === '' || v === null ? undefined : v),
+      intParam()
+        .refine((n) => n >= 1, 'must be at least 1')
+        .default(1),
+    ),
+  }),
+  async handle({ page }, { caller, deps }) {
+    const { rows, total } = await pageOwnedLists(deps.db, caller.accountId, {
+      offset: pageOffset(page, PER_PAGE),
+      limit: PER_PAGE,
+    });
+    return ok(
+      pageEnvelope({
+        items: rows.map(presentListSchema),
+        total,
+        page,
+        perPage: PER_PAGE,
+        path: `${deps.config.baseUrl}/api/v1/getListSchemas`,
+      }),
+    );
+  },
+});
