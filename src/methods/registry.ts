@@ -6,6 +6,10 @@ import { createListSchema } from './createListSchema.js';
 import { deleteListSchema } from './deleteListSchema.js';
 import { addListSchemaField } from './addListSchemaField.js';
 import { deleteListSchemaField } from './deleteListSchemaField.js';
+import { addListItem } from './addListItem.js';
+import { deleteListItem } from './deleteListItem.js';
+import { getListItems } from './getListItems.js';
+import { updateListItem } from './updateListItem.js';
 
 /** Every method the API answers, by its exact name (spec 1). */
 const all: ApiMethod[] = [
@@ -16,6 +20,10 @@ const all: ApiMethod[] = [
   deleteListSchema,
   addListSchemaField,
   deleteListSchemaField,
+  getListItems,
+  addListItem,
+  updateListItem,
+  deleteListItem,
 ];
 
 export const methods: ReadonlyMap<string, ApiMethod> = new Map(all.map((m) => [m.name, m]));

@@ -1,0 +1,26 @@
+import { accept, ORDERED_OPERATORS, reject, type FieldType } from './fieldType.js';
+import { dayOf, parseDay, parseInstant } from './instant.js';
+
+/**
+ * `date`: a UTC day. Accepted: `YYYY-MM-DD`, or a date-time (as for `datetime`) whose UTC
+ * day is kept. Stored as `YYYY-MM-DD`; the slot holds midnight UTC; rendered as an
+ * ISO 8601 UTC string at midnight (spec 2.3: date values are UTC strings).
+ */
+export const dateType: FieldType = {
+  name: 'date',
+  parse(input) {
+    const instant = typeof input === 'string' ? parseInstant(input) : undefined;
+    return instant ? accept(dayOf(instant)) : reject('must be a date (YYYY-MM-DD)');
+  },
+  toSlot: (stored) => `${String(stored)}T00:00:00Z`,
+  render: (stored) => `${String(stored)}T00:00:00.000Z`,
+  filter: {
+    // spec 4.7: compared by UTC day; the compiler turns the day into a [day, next day) range.
+    kind: 'date',
+    operators: ORDERED_OPERATORS,
+    operand(raw) {
+      const day = typeof raw === 'string' ? parseDay(raw) : undefined;
+      return day ? accept(dayOf(day)) : reject('must be a date (YYYY-MM-DD)');
+    },
+  },
+};

@@ -1,0 +1,61 @@
+import type { StoredField } from '../../db/schema/listSchemas.js';
+
+/** A value as kept in `list_items.data` (JSON), after validation and normalisation. */
+export type StoredValue = string | number | boolean | Record<string, unknown>;
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
+
+export const accept = <T>(value: T): Parsed<T> => ({ ok: true, value });
+export const reject = (message: string): Parsed<never> => ({ ok: false, message });
+
+/** Filter operators of spec 4.7, in the spelling clients send. */
+export type Operator = '=' | '!=' | '<>' | '<' | '<=' | '>' | '>=' | 'like' | 'not like';
+
+/**
+ * How a type's values compare in SQL. The filter compiler picks the column expression
+ * and the comparison from this, never from the type's name.
+ */
+export type SqlKind = 'text' | 'numeric' | 'bool' | 'date' | 'datetime';
+
+export interface FilterSupport {
+  kind: SqlKind;
+  operators: readonly Operator[];
+  /**
+   * A filter operand (a plain JSON value, or the text after `operator,`) → the text bound
+   * as the query parameter, normalised the way stored values are.
+   */
+  operand(raw: string | number | boolean): Parsed<string>;
+}
+
+/**
+ * One list field type: validates input, normalises it for storage, renders it for output
+ * (spec 2.3), and says how it is filtered and sorted. One file per type, behind registry.ts.
+ */
+export interface FieldType {
+  name: string;
+  /** `data.<slug>` input (JSON, or text from GET/form) → stored value. */
+  parse(input: unknown, field: StoredField): Parsed<StoredValue>;
+  /** Stored value → the text written to the field's slot column, if it has one. */
+  toSlot(stored: StoredValue): string;
+  /** Stored value → the value in a record (spec 2.3). */
+  render(stored: unknown, field: StoredField): unknown;
+  /** Absent for types that filters silently skip and order_by refuses (file, image). */
+  filter?: FilterSupport;
+  /** contact / bot values are IDs that must exist and belong to the caller (spec 4.8). */
+  references?: 'contact' | 'bot';
+}
+
+export const ALL_OPERATORS: readonly Operator[] = [
+  '=',
+  '!=',
+  '<>',
+  '<',
+  '<=',
+  '>',
+  '>=',
+  'like',
+  'not like',
+];
+
+/** Every operator but the patterns (spec 4.7 table: number, money, date, datetime, ids). */
+export const ORDERED_OPERATORS: readonly Operator[] = ['=', '!=', '<>', '<', '<=', '>', '>='];

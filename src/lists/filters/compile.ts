@@ -1,0 +1,96 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { fieldTypeOf } from '../field-types/registry.js';
+import { fieldExpression, operandParameter } from './columns.js';
+import type { Condition, RecordQuery, Sort } from './query.js';
+
+/**
+ * The only place filters and sorts become SQL. Every value is a bound parameter; column
+ * names come from the list's stored slots (checked against the fixed slot set) and
+ * operators from the fixed map below. SQL's NULL semantics give the documented rule that a
+ * record with no value never matches a condition on that field, `!=` and `not like` too.
+ */
+const COMPARE: Record<'=' | '!=' | '<' | '<=' | '>' | '>=', string> = {
+  '=': '=',
+  '!=': '<>',
+  '<': '<',
+  '<=': '<=',
+  '>': '>',
+  '>=': '>=',
+};
+
+function nextDay(day: string): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+}
+
+/** spec 4.7: a date filter compares UTC days, so each day is the range [day, next day). */
+function dayCondition(column: SQL, op: Condition['op'], day: string): SQL {
+  const start = sql`${`${day}T00:00:00.000Z`}::timestamptz`;
+  const end = sql`${nextDay(day)}::timestamptz`;
+  switch (op) {
+    case '=':
+      return sql`(${column} >= ${start} and ${column} < ${end})`;
+    case '!=':
+      return sql`(${column} < ${start} or ${column} >= ${end})`;
+    case '<':
+      return sql`${column} < ${start}`;
+    case '<=':
+      return sql`${column} < ${end}`;
+    case '>':
+      return sql`${column} >= ${end}`;
+    case '>=':
+      return sql`${column} >= ${start}`;
+    default:
+      throw new Error(`operator ${op} is not allowed on dates`);
+  }
+}
+
+export function compileCondition(c: Condition): SQL {
+  const column = fieldExpression(c.field, c.kind);
+  if (c.kind === 'date') return dayCondition(column, c.op, c.operand);
+  // spec 4.7: like is case-insensitive; ESCAPE '' makes a backslash an ordinary character.
+  if (c.op === 'like') return sql`${column} ilike ${c.operand} escape ''`;
+  if (c.op === 'not like') return sql`${column} not ilike ${c.operand} escape ''`;
+  const operand = operandParameter(c.field, c.kind, c.operand);
+  return sql`${column} ${sql.raw(COMPARE[c.op])} ${operand}`;
+}
+
+/** spec 4.7 `contact_id` / `bot_id`: linked through any (unencrypted) field of that type. */
+function compileLink(query: RecordQuery, kind: 'contact' | 'bot', id: number): SQL {
+  const matches = query.fields
+    .filter((f) => !f.is_encryptable && fieldTypeOf(f).references === kind)
+    .map(
+      (f) => sql`${fieldExpression(f, 'numeric')} = ${operandParameter(f, 'numeric', String(id))}`,
+    );
+  if (matches.length === 0) return sql`false`;
+  return matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` or `)})`;
+}
+
+export function compileWhere(query: RecordQuery): SQL {
+  const parts: SQL[] = [sql`${sql.identifier('schema_id')} = ${query.listId}`];
+  for (const c of query.conditions) parts.push(compileCondition(c));
+  if (query.links.contact !== undefined)
+    parts.push(compileLink(query, 'contact', query.links.contact));
+  if (query.links.bot !== undefined) parts.push(compileLink(query, 'bot', query.links.bot));
+  return sql.join(parts, sql` and `);
+}
+
+/**
+ * Typed order (numbers numerically, dates chronologically, strings as text in the
+ * database collation, false before true), records without a value last in both
+ * directions, and `id` in the same direction as the unique tie-breaker.
+ */
+export function compileOrderBy(sort: Sort): SQL {
+  const dir = sql.raw(sort.direction === 'desc' ? 'desc' : 'asc');
+  const id = sql.identifier('id');
+  if (sort.by !== 'field') return sql`${sql.identifier(sort.by)} ${dir}, ${id} ${dir}`;
+  return sql`${fieldExpression(sort.field, sort.kind)} ${dir} nulls last, ${id} ${dir}`;
+}
+
+/** Whether `meta.total` needs a count: with no condition the list's counter is exact. */
+export function isFiltered(query: RecordQuery): boolean {
+  return (
+    query.conditions.length > 0 ||
+    query.links.contact !== undefined ||
+    query.links.bot !== undefined
+  );
+}

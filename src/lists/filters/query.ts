@@ -1,0 +1,31 @@
+import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { Operator, SqlKind } from '../field-types/fieldType.js';
+
+/** One checked filter condition: the field exists, is filterable, the operand is normalised. */
+export interface Condition {
+  field: StoredField;
+  kind: SqlKind;
+  /** `<>` arrives here as `!=` */
+  op: Exclude<Operator, '<>'>;
+  /** bound parameter text (see FilterSupport.operand) */
+  operand: string;
+}
+
+export type Direction = 'asc' | 'desc';
+
+export type Sort =
+  | { by: 'created_at' | 'updated_at'; direction: Direction }
+  | { by: 'field'; field: StoredField; kind: SqlKind; direction: Direction };
+
+/** Everything getListItems selects by, after parsing; the compiler's only input. */
+export interface RecordQuery {
+  listId: string;
+  fields: readonly StoredField[];
+  conditions: Condition[];
+  /** spec 4.7 `contact_id` / `bot_id`: records linked through any field of that type */
+  links: { contact?: number; bot?: number };
+  sort: Sort;
+}
+
+/** Without order_by the order is undefined (spec 4.7); ours is insertion order. */
+export const DEFAULT_SORT: Sort = { by: 'created_at', direction: 'asc' };

@@ -1,0 +1,11 @@
+import type { Caller } from '../../auth/caller.js';
+import type { Database } from '../../db/client.js';
+import type { FieldCipher } from '../encryption/cipher.js';
+
+/** What the record operations need from the app, passed in by the method handlers. */
+export interface RecordContext {
+  db: Database;
+  cipher: FieldCipher;
+  clock: () => Date;
+  caller: Caller;
+}

@@ -1,0 +1,58 @@
+import { pageEnvelope, pageOffset, type PageEnvelope } from '../../http/paging.js';
+import type { OrderedObject } from '../../http/orderedJson.js';
+import { compileOrderBy, compileWhere, isFiltered } from '../filters/compile.js';
+import { parseFilters } from '../filters/parseFilters.js';
+import { parseOrderBy } from '../filters/parseOrderBy.js';
+import type { RecordQuery } from '../filters/query.js';
+import type { RecordContext } from './context.js';
+import { requireOwnList } from './listLookup.js';
+import { presentRecord } from './presenter.js';
+import { countWhere, selectPage } from './recordQuery.js';
+
+export interface ListRecordsInput {
+  schemaId: string;
+  limit: number;
+  page: number;
+  orderBy?: unknown;
+  filters?: unknown;
+  contactId?: number;
+  botId?: number;
+  /** absolute URL of the method, for the paging links */
+  path: string;
+}
+
+/** No list holds this many records: a page beyond it is empty without asking Postgres. */
+const MAX_OFFSET = 1e12;
+
+/**
+ * spec 4.7: the page and `meta.total` run concurrently. The unfiltered total is the list's
+ * counter (kept with every insert and delete); a filtered one is a count over the slots.
+ */
+export async function listRecords(
+  ctx: RecordContext,
+  input: ListRecordsInput,
+): Promise<PageEnvelope<OrderedObject>> {
+  const list = await requireOwnList(ctx.db, ctx.caller, input.schemaId);
+  const query: RecordQuery = {
+    listId: list.id,
+    fields: list.fields,
+    conditions: parseFilters(list.fields, input.filters),
+    links: { contact: input.contactId, bot: input.botId },
+    sort: parseOrderBy(list.fields, input.orderBy),
+  };
+  const where = compileWhere(query);
+  const offset = pageOffset(input.page, input.limit);
+  const [rows, total] = await Promise.all([
+    offset > MAX_OFFSET
+      ? []
+      : selectPage(ctx.db, where, compileOrderBy(query.sort), input.limit, offset),
+    isFiltered(query) ? countWhere(ctx.db, where) : list.itemCount,
+  ]);
+  return pageEnvelope({
+    items: rows.map((row) => presentRecord(list.fields, row, ctx.cipher)),
+    total,
+    page: input.page,
+    perPage: input.limit,
+    path: input.path,
+  });
+}

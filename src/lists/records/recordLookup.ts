@@ -1,0 +1,65 @@
+import { sql } from 'drizzle-orm';
+import type { Caller } from '../../auth/caller.js';
+import type { Database } from '../../db/client.js';
+import { listItems } from '../../db/schema/listItems.js';
+import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
+import { errors } from '../../http/errors.js';
+import { isLookupableId } from './listLookup.js';
+
+export interface RecordRow {
+  id: string;
+  data: Record<string, unknown>;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface FoundRecord {
+  record: RecordRow;
+  schemaId: string;
+  ownerId: number;
+  fields: StoredField[];
+}
+
+function prepareRecordById(db: Database) {
+  return (
+    db
+      .select({
+        id: listItems.id,
+        data: listItems.data,
+        createdAt: listItems.createdAt,
+        updatedAt: listItems.updatedAt,
+        schemaId: listItems.schemaId,
+        ownerId: listSchemas.ownerId,
+        fields: listSchemas.fields,
+      })
+      .from(listItems)
+      .innerJoin(listSchemas, sql`${listSchemas.id} = ${listItems.schemaId}`)
+      // spec 4.9: a record whose list was deleted is gone too.
+      .where(sql`${listItems.id} = ${sql.placeholder('id')} and ${listSchemas.deletedAt} is null`)
+      .prepare('lk_record_by_id')
+  );
+}
+
+const prepared = new WeakMap<Database, ReturnType<typeof prepareRecordById>>();
+
+export async function findRecord(db: Database, id: string): Promise<FoundRecord | undefined> {
+  if (!isLookupableId(id)) return undefined;
+  let query = prepared.get(db);
+  if (!query) prepared.set(db, (query = prepareRecordById(db)));
+  const [row] = await query.execute({ id });
+  if (!row) return undefined;
+  const { schemaId, ownerId, fields, ...record } = row;
+  return { record, schemaId, ownerId, fields };
+}
+
+/** spec 4.9/4.10: missing record (or list) → 404 with errors.item_id; another account's → 403. */
+export async function requireOwnRecord(
+  db: Database,
+  caller: Caller,
+  id: string,
+): Promise<FoundRecord> {
+  const found = await findRecord(db, id);
+  if (!found) throw errors.itemNotFound();
+  if (found.ownerId !== caller.accountId) throw errors.forbidden();
+  return found;
+}

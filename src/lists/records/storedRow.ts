@@ -1,0 +1,39 @@
+import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { FieldCipher } from '../encryption/cipher.js';
+import { fieldTypeOf } from '../field-types/registry.js';
+import { isSlotColumn, slotBinding, SLOT_PROPERTY } from './slotColumns.js';
+import type { FieldValues } from './validateData.js';
+
+export interface StoredChanges {
+  /** slug → value for `list_items.data` (ciphertext for encrypted fields) */
+  data: Record<string, unknown>;
+  /** drizzle property → value for the slot columns of the fields written */
+  slots: Record<string, string | number | Date>;
+}
+
+/**
+ * Validated values → what is written: `data` (the source of truth) and, in the same
+ * statement, the slot column of each slotted field, so the two always agree. Encrypted
+ * values are sealed as JSON text (the key id travels inside, for rotation) and never slotted.
+ */
+export function toStoredChanges(
+  fields: readonly StoredField[],
+  values: FieldValues,
+  cipher: FieldCipher,
+): StoredChanges {
+  const data: Record<string, unknown> = {};
+  const slots: Record<string, string | number | Date> = {};
+  for (const field of fields) {
+    const value = values.get(field.slug);
+    if (value === undefined) continue;
+    if (field.is_encryptable) {
+      data[field.slug] = cipher.encrypt(JSON.stringify(value));
+      continue;
+    }
+    data[field.slug] = value;
+    if (isSlotColumn(field.slot)) {
+      slots[SLOT_PROPERTY[field.slot]] = slotBinding(field.slot, fieldTypeOf(field).toSlot(value));
+    }
+  }
+  return { data, slots };
+}

@@ -1,0 +1,28 @@
+import { errors } from '../../http/errors.js';
+import type { OrderedObject } from '../../http/orderedJson.js';
+import type { RecordContext } from './context.js';
+import { presentRecord } from './presenter.js';
+import { requireOwnRecord } from './recordLookup.js';
+import { checkReferences } from './references.js';
+import { updateRecord } from './recordWrites.js';
+import { toStoredChanges } from './storedRow.js';
+import { validateData } from './validateData.js';
+
+/**
+ * spec 4.9: only sent fields are validated and changed; empty values are skipped (a
+ * required one is a 422). Answers the whole record. Nothing to change leaves it as it is.
+ */
+export async function changeRecord(
+  ctx: RecordContext,
+  itemId: string,
+  data: Record<string, unknown>,
+): Promise<OrderedObject> {
+  const found = await requireOwnRecord(ctx.db, ctx.caller, itemId);
+  const values = validateData(found.fields, data, 'update');
+  if (values.size === 0) return presentRecord(found.fields, found.record, ctx.cipher);
+  await checkReferences(ctx.db, ctx.caller, found.fields, values);
+  const changes = toStoredChanges(found.fields, values, ctx.cipher);
+  const row = await updateRecord(ctx.db, itemId, changes, ctx.clock());
+  if (!row) throw errors.itemNotFound();
+  return presentRecord(found.fields, row, ctx.cipher);
+}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { idParam } from '../http/paramTypes.js';
+import { addRecord } from '../lists/records/addRecord.js';
+import { dataParam } from '../lists/records/params.js';
+import { created, defineMethod } from './method.js';
+
+/** spec 4.8: adds a record to one of the caller's lists. */
+export const addListItem = defineMethod({
+  name: 'addListItem',
+  params: z.object({ schema_id: idParam(), data: dataParam() }),
+  async handle(params, { caller, deps }) {
+    const record = await addRecord(
+      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
+      params.schema_id,
+      params.data,
+    );
+    return created({ data: record });
+  },
+});

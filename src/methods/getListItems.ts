@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { idParam } from '../http/paramTypes.js';
+import { listRecords } from '../lists/records/listRecords.js';
+import { optionalInt } from '../lists/records/params.js';
+import { defineMethod, ok } from './method.js';
+
+const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/**
+ * spec 4.7: a page of a list's records. `filters` and `order_by` are checked against the
+ * list's fields (they depend on it), so they pass through here unparsed.
+ */
+export const getListItems = defineMethod({
+  name: 'getListItems',
+  params: z.object({
+    schema_id: idParam(),
+    limit: optionalInt(1, 1000, 'must be between 1 and 1000'),
+    page: optionalInt(1, MAX_ID, 'must be at least 1'),
+    order_by: z.unknown().optional(),
+    filters: z.unknown().optional(),
+    contact_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer'),
+    bot_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer'),
+  }),
+  async handle(params, { caller, deps }) {
+    const page = await listRecords(
+      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
+      {
+        schemaId: params.schema_id,
+        limit: params.limit ?? 50,
+        page: params.page ?? 1,
+        orderBy: params.order_by,
+        filters: params.filters,
+        contactId: params.contact_id,
+        botId: params.bot_id,
+        path: `${deps.config.baseUrl}/api/v1/getListItems`,
+      },
+    );
+    return ok(page);
+  },
+});

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { idParam } from '../http/paramTypes.js';
+import { dataParam } from '../lists/records/params.js';
+import { changeRecord } from '../lists/records/updateRecord.js';
+import { defineMethod, ok } from './method.js';
+
+/** spec 4.9: changes the sent fields of a record; answers the whole record. */
+export const updateListItem = defineMethod({
+  name: 'updateListItem',
+  params: z.object({ item_id: idParam(), data: dataParam() }),
+  async handle(params, { caller, deps }) {
+    const record = await changeRecord(
+      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
+      params.item_id,
+      params.data,
+    );
+    return ok({ data: record });
+  },
+});
