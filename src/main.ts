@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { openMigratedDatabase } from './db/open.js';
 import { ensureDemoAccount } from './embedded/demoAccount.js';
+import { startReclaimLoop, type ReclaimLoop } from './lists/schemas/reclaimLoop.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { loadConfigOrExit } from './startup.js';
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   const runtime = createRuntime(config, database, log);
   const app = buildApp(runtime.deps);
 
+  let reclaimer: ReclaimLoop | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     timer.unref();
     try {
       await app.close();
+      await reclaimer?.stop();
       await runtime.close();
       process.exit(0);
     } catch (err) {
@@ -54,6 +57,8 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
+  // Records of deleted lists and values of deleted fields are removed in the background.
+  if (!closing) reclaimer = startReclaimLoop(runtime.deps.db, log);
 }
 
 main().catch((err: unknown) => {
