@@ -1,0 +1,142 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errors } from '../../src/http/errors.js';
+import { methods } from '../../src/methods/registry.js';
+import type { OpenApiDocument } from '../../src/openapi/document.js';
+import { methodDocs } from '../../src/openapi/responses/index.js';
+import { errorBodies } from '../../src/openapi/responses/errors.js';
+import { call } from '../helpers/call.js';
+import { makeTenant } from '../helpers/factories.js';
+import { fetchDocument, responseChecker } from '../helpers/openapiConformance.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let doc: OpenApiDocument;
+type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  t = await startTestApp();
+  doc = await fetchDocument(t.app);
+});
+afterAll(() => t.close());
+
+const registered = [...methods.keys()];
+
+describe('GET /api/v1/openapi.json (issue 7: the API described from its own schemas)', () => {
+  it('is served without an API key, as JSON, ahead of the /api/v1/:method route', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.json()).toMatchObject({ openapi: '3.1.0', info: { title: 'Listkeeper API' } });
+    // POST is not a route of the document: the API route answers, as for any unknown method.
+    const post = await call(t.app, 'openapi.json', {});
+    expect(post.status).toBe(404);
+  });
+
+  it('is a valid OpenAPI 3.1 document according to a maintained validator', async () => {
+    const result = await new Validator().validate(structuredClone(doc) as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+  });
+
+  it('has a response entry for every registered method (a new method must be documented)', () => {
+    const missing = registered.filter((name) => !Object.hasOwn(methodDocs, name));
+    expect(missing, 'add them to src/openapi/responses/').toEqual([]);
+  });
+
+  it.each(registered)('describes %s with both verbs and the same parameters (spec 1)', (name) => {
+    const item = doc.paths[`/${name}`] as Json;
+    expect(item.get.operationId).toBe(`${name}ViaGet`);
+    expect(item.post.operationId).toBe(name);
+    const params = doc.components.schemas[`${name}Params`] as Json;
+    expect(params, 'parameter schema').toBeDefined();
+    // An open record documents nothing: the method validates somewhere the document cannot see.
+    const open = !params.properties && !params.allOf && !params.anyOf && !params.oneOf;
+    expect(open, `${name}'s parameters are an open record`).toBe(false);
+    const bodyTypes = Object.keys(item.post.requestBody.content);
+    expect(bodyTypes).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    for (const p of item.get.parameters as Json[]) expect(p.in).toBe('query');
+    expect(Object.keys(item.post.responses)).toEqual(
+      expect.arrayContaining(['401', '402', '403', '404', '410', '422', '429']),
+    );
+  });
+
+  it.each(registered)(
+    'marks as required only %s parameters whose absence the API rejects with 422 (spec 7)',
+    async (name) => {
+      const required = (doc.paths[`/${name}`] as Json).get.parameters
+        .filter((p: Json) => p.required)
+        .map((p: Json) => p.name as string);
+      const tenant = await makeTenant(t.db);
+      const res = await call(t.app, name, {}, { key: tenant.apiKey });
+      if (required.length === 0) {
+        expect(res.status === 422 ? Object.keys(res.body.errors) : []).toEqual([]);
+      } else {
+        expect(res.status).toBe(422);
+        expect(Object.keys(res.body.errors)).toEqual(expect.arrayContaining(required));
+      }
+    },
+  );
+
+  it('declares both ways to pass the key as security schemes (spec 5 rule 1)', () => {
+    expect(doc.components.securitySchemes).toMatchObject({
+      bearerAuth: { type: 'http', scheme: 'bearer' },
+      apiToken: { type: 'apiKey', in: 'query', name: 'api_token' },
+    });
+    expect(doc.security).toEqual([{ bearerAuth: [] }, { apiToken: [] }]);
+  });
+
+  it('documents the rate-limit and deprecation headers (spec 8, 9)', () => {
+    const responses = doc.components.responses as Json;
+    expect(Object.keys(responses.TooManyAttempts.headers)).toEqual(
+      expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
+    );
+    const ok = (doc.paths['/getMe'] as Json).post.responses['200'];
+    expect(Object.keys(ok.headers)).toEqual(
+      expect.arrayContaining([
+        'X-RateLimit-Limit',
+        'X-RateLimit-Remaining',
+        'Deprecation',
+        'Sunset',
+      ]),
+    );
+  });
+
+  it('gives every error status of spec 7 a response with a body schema', () => {
+    const ops = (doc.paths['/getMe'] as Json).post.responses as Json;
+    for (const status of ['401', '402', '403', '404', '410', '422', '429']) {
+      const ref = ops[status].$ref as string;
+      const response = (doc.components.responses as Json)[ref.split('/').pop()!];
+      expect(response.content['application/json'].schema.$ref).toBe(
+        `#/components/schemas/Error${status}`,
+      );
+    }
+  });
+});
+
+describe('error bodies (spec 7) against the document', () => {
+  const samples: [number, { status: number; body: unknown }][] = [
+    [400, errors.badRequest('x')],
+    [401, errors.unauthorized()],
+    [402, errors.proRequired()],
+    [403, errors.accountBlocked()],
+    [403, errors.forbidden()],
+    [404, errors.listNotFound()],
+    [404, errors.itemNotFound()],
+    [404, errors.botNotFound()],
+    [404, errors.notFound()],
+    [404, errors.methodNotFound('nope')],
+    [410, errors.methodRemoved('getMe')],
+    [413, errors.payloadTooLarge(10)],
+    [422, errors.invalid('fields.0.slug', 'has a duplicate value')],
+    [429, errors.tooManyAttempts(30, 120)],
+    [500, errors.serverError('req-1')],
+    [503, errors.unavailable()],
+  ];
+
+  it.each(samples)('the catalog body for %i matches its documented schema', (status, error) => {
+    expect(error.status).toBe(status);
+    expect(Object.hasOwn(errorBodies, status)).toBe(true);
+    expect(responseChecker(doc)('getMe', error)).toEqual([]);
+  });
+});
