@@ -1,0 +1,257 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listSchemas } from '../../src/db/schema/index.js';
+import { call, TRANSPORTS } from '../helpers/call.js';
+import {
+  createProject,
+  makeInvitedProject,
+  makeTenant,
+  type Tenant,
+} from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let owner: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  owner = await makeTenant(t.db);
+  other = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const FIELDS = [
+  { name: 'Title', slug: 'title', type: 'string' },
+  { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
+];
+
+async function createList(tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) {
+  const res = await call(
+    t.app,
+    'createListSchema',
+    { name, project_uuid: projectUuid, fields: FIELDS },
+    { key: tenant.apiKey },
+  );
+  expect(res.status).toBe(201);
+  return res.body.data as { id: string };
+}
+
+describe('getListSchema (spec 4.2)', () => {
+  it.each(TRANSPORTS)('returns the list as createListSchema did via %s', async (via) => {
+    const created = await call(
+      t.app,
+      'createListSchema',
+      { name: 'Shown', bot_id: owner.botId, is_menu: true, fields: FIELDS },
+      { key: owner.apiKey },
+    );
+    const res = await call(
+      t.app,
+      'getListSchema',
+      { schema_id: created.body.data.id },
+      { key: owner.apiKey, via },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual(created.body);
+    expect(res.body.data).toMatchObject({ is_menu: true, bot_id: owner.botId });
+    expect(res.body.data.fields.sum.currency).toBe('GBP');
+  });
+
+  it.each(TRANSPORTS)(
+    'answers 404 with errors.schema_id for an unknown list via %s',
+    async (via) => {
+      const res = await call(
+        t.app,
+        'getListSchema',
+        { schema_id: 'no-such-list' },
+        { key: owner.apiKey, via },
+      );
+      expect(res.status).toBe(404);
+      expect(res.body).toEqual({
+        message: expect.any(String),
+        error: expect.any(String),
+        errors: { schema_id: [res.body.message] },
+      });
+    },
+  );
+
+  it('answers 404 for a deleted list', async () => {
+    const list = await createList(owner);
+    expect(
+      (await call(t.app, 'deleteListSchema', { schema_id: list.id }, { key: owner.apiKey })).status,
+    ).toBe(204);
+    const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });
+    expect(res.status).toBe(404);
+    expect(res.body.errors.schema_id).toHaveLength(1);
+  });
+
+  it('answers 404, not 500, for an id Postgres could not even store', async () => {
+    const res = await call(
+      t.app,
+      'getListSchema',
+      { schema_id: 'a\u0000b' },
+      { key: owner.apiKey },
+    );
+    expect(res.status).toBe(404);
+  });
+
+  it('answers 403 for another account’s list', async () => {
+    const list = await createList(other);
+    const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
+  });
+
+  it('answers 403 for a list in a project the caller is only a team member of (spec 1)', async () => {
+    const shared = await makeInvitedProject(t.db, other, owner);
+    const list = await createList(other, 'Shared', shared.projectUuid);
+    const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });
+    expect(res.status).toBe(403);
+  });
+
+  it('answers 422 when schema_id is missing', async () => {
+    const res = await call(t.app, 'getListSchema', {}, { key: owner.apiKey });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['schema_id']);
+  });
+});
+
+describe('getListSchemas (spec 4.1, 2.5)', () => {
+  let reader: Tenant;
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    reader = await makeTenant(t.db);
+    const second = await createProject(t.db, reader.accountId, 'Second');
+    // 120 lists in two projects, with known creation times (two share one, to test the tie-break).
+    const base = Date.UTC(2024, 0, 1);
+    const rows = Array.from({ length: 120 }, (_, i) => ({
+      id: `list-${String(1000 - i).padStart(4, '0')}`,
+      projectUuid: i % 2 === 0 ? reader.projectUuid : second.uuid,
+      ownerId: reader.accountId,
+      botId: null,
+      name: `L${i}`,
+      fields: [
+        {
+          slug: 'a',
+          name: 'A',
+          type: 'string',
+          is_required: true,
+          is_hidden: false,
+          is_encryptable: false,
+        },
+      ],
+      createdAt: new Date(base + Math.max(i, 1) * 1000),
+      updatedAt: new Date(base + Math.max(i, 1) * 1000),
+    }));
+    await t.db.insert(listSchemas).values(rows);
+    // Expected order: created_at, then id (rows 0 and 1 share a time; "list-0999" < "list-1000").
+    ids.push(rows[1]!.id, rows[0]!.id, ...rows.slice(2).map((r) => r.id));
+    // Not listed: a deleted list, another account's, and one in a project the reader is only invited to.
+    await t.db.insert(listSchemas).values({
+      ...rows[0]!,
+      id: 'deleted-one',
+      deletedAt: new Date(),
+    });
+    await createList(other);
+    const shared = await makeInvitedProject(t.db, other, reader);
+    await createList(other, 'Shared', shared.projectUuid);
+  });
+
+  it.each(TRANSPORTS)('returns the first 50 lists with the paging envelope via %s', async (via) => {
+    const res = await call(t.app, 'getListSchemas', {}, { key: reader.apiKey, via });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((l: { id: string }) => l.id)).toEqual(ids.slice(0, 50));
+    expect(res.body.links).toEqual({
+      first: 'http://api.test/api/v1/getListSchemas?page=1',
+      last: 'http://api.test/api/v1/getListSchemas?page=3',
+      prev: null,
+      next: 'http://api.test/api/v1/getListSchemas?page=2',
+    });
+    expect(res.body.meta).toEqual({
+      current_page: 1,
+      from: 1,
+      last_page: 3,
+      path: 'http://api.test/api/v1/getListSchemas',
+      per_page: 50,
+      to: 50,
+      total: 120,
+    });
+    expect(res.body.data[0]).toMatchObject({ name: 'L1', fields: { a: { type: 'string' } } });
+  });
+
+  it.each(TRANSPORTS)('returns the last page with the remaining lists via %s', async (via) => {
+    const res = await call(t.app, 'getListSchemas', { page: '3' }, { key: reader.apiKey, via });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((l: { id: string }) => l.id)).toEqual(ids.slice(100));
+    expect(res.body.links.prev).toBe('http://api.test/api/v1/getListSchemas?page=2');
+    expect(res.body.links.next).toBeNull();
+    expect(res.body.meta).toMatchObject({ current_page: 3, from: 101, to: 120, total: 120 });
+  });
+
+  it('walks every list exactly once by following links.next', async () => {
+    const seen: string[] = [];
+    let page = 1;
+    for (;;) {
+      const res = await call(t.app, 'getListSchemas', { page }, { key: reader.apiKey });
+      seen.push(...res.body.data.map((l: { id: string }) => l.id));
+      if (res.body.links.next === null) break;
+      page = Number(new URL(res.body.links.next).searchParams.get('page'));
+    }
+    expect(seen).toEqual(ids);
+  });
+
+  it('returns an empty page past the end', async () => {
+    const res = await call(t.app, 'getListSchemas', { page: 9 }, { key: reader.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toEqual([]);
+    expect(res.body.meta).toMatchObject({
+      current_page: 9,
+      from: null,
+      to: null,
+      total: 120,
+      last_page: 3,
+    });
+  });
+
+  it('returns an empty first page to an account without lists', async () => {
+    const empty = await makeTenant(t.db);
+    const res = await call(t.app, 'getListSchemas', {}, { key: empty.apiKey });
+    expect(res.body).toMatchObject({
+      data: [],
+      links: { prev: null, next: null, last: 'http://api.test/api/v1/getListSchemas?page=1' },
+      meta: { total: 0, last_page: 1, from: null, to: null },
+    });
+  });
+
+  it('treats an empty page value as page 1', async () => {
+    const res = await call(
+      t.app,
+      'getListSchemas',
+      { page: '' },
+      { key: reader.apiKey, via: 'query' },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.meta.current_page).toBe(1);
+  });
+
+  it.each([0, -1, 'abc', 1.5, '2x'])('answers 422 under page for page=%j', async (page) => {
+    const res = await call(t.app, 'getListSchemas', { page }, { key: reader.apiKey });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['page']);
+  });
+
+  it('shows a list created through the API in its owner’s listing', async () => {
+    const fresh = await makeTenant(t.db);
+    const list = await createList(fresh);
+    const res = await call(t.app, 'getListSchemas', {}, { key: fresh.apiKey });
+    const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, list.id));
+    expect(res.body.data).toEqual([
+      expect.objectContaining({
+        id: list.id,
+        project: fresh.projectUuid,
+        created_at: row!.createdAt.toISOString(),
+      }),
+    ]);
+  });
+});
