@@ -21,13 +21,19 @@ export async function publishAccountChanged(redis: Redis, accountId: number): Pr
   await redis.publish(ACCOUNT_CHANGED_CHANNEL, String(accountId));
 }
 
-/** Reads the epoch; undefined while Redis does not answer (fail fast, never wait). */
-export function keyEpochReader(redis: Redis): EpochReader {
+/**
+ * Reads the epoch; undefined while Redis does not answer (then the cache is bypassed).
+ * After a failed read it waits a second before trying again, so a stalled Redis (one that
+ * keeps the connection but times commands out) costs one request a timeout, not each.
+ */
+export function keyEpochReader(redis: Redis, retryIntervalMs = 1000): EpochReader {
+  let retryAfter = 0;
   return async () => {
-    if (redis.status !== 'ready') return undefined;
+    if (redis.status !== 'ready' || Date.now() < retryAfter) return undefined;
     try {
       return (await redis.get(KEY_EPOCH_KEY)) ?? '0';
     } catch {
+      retryAfter = Date.now() + retryIntervalMs;
       return undefined;
     }
   };
