@@ -10,20 +10,26 @@ import { addListItem } from './addListItem.js';
 import { deleteListItem } from './deleteListItem.js';
 import { getListItems } from './getListItems.js';
 import { updateListItem } from './updateListItem.js';
+import { getContacts } from './getContacts.js';
+import { getNumberOfContacts } from './getNumberOfContacts.js';
+import { createOrUpdateContact } from './createOrUpdateContact.js';
 
 /** Every method the API answers, by its exact name (spec 1). */
 const all: ApiMethod[] = [
   getMe,
+  getContacts,
+  getNumberOfContacts,
+  createOrUpdateContact,
+  getListItems,
+  addListItem,
+  updateListItem,
+  deleteListItem,
   getListSchemas,
   getListSchema,
   createListSchema,
   deleteListSchema,
   addListSchemaField,
   deleteListSchemaField,
-  getListItems,
-  addListItem,
-  updateListItem,
-  deleteListItem,
 ];
 
 export const methods: ReadonlyMap<string, ApiMethod> = new Map(all.map((m) => [m.name, m]));

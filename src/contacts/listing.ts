@@ -1,0 +1,116 @@
+import type { AppDeps } from '../app.js';
+import { MemoryPagingHints } from './memoryPagingHints.js';
+import { hintKey, type PagingHints } from './pagingHints.js';
+import type { ContactFilters } from './params.js';
+import type { StoredContact } from './presenter.js';
+import { RedisPagingHints } from './redisPagingHints.js';
+import {
+  countContacts,
+  pageOfContacts,
+  readScopeState,
+  type Scope,
+  type ScopeState,
+} from './repository.js';
+
+type ListingDeps = Pick<AppDeps, 'db' | 'redis' | 'redisPrefix'>;
+
+const hintsByApp = new WeakMap<object, PagingHints>();
+
+/** One hint store per app: Redis when configured, else this process's memory. */
+export function pagingHintsFor(deps: ListingDeps): PagingHints {
+  let hints = hintsByApp.get(deps);
+  if (!hints) {
+    hints = deps.redis
+      ? new RedisPagingHints(deps.redis, deps.redisPrefix)
+      : new MemoryPagingHints();
+    hintsByApp.set(deps, hints);
+  }
+  return hints;
+}
+
+export interface ListingPage {
+  items: StoredContact[];
+  total: number;
+}
+
+interface Resolved {
+  scope: Scope;
+  state: ScopeState;
+  key: string;
+}
+
+/**
+ * Spec 4.11: the caller's contacts in ascending id, `limit` of them after `offset`, and the
+ * total of matches. Equal to a plain `OFFSET` query, but deep offsets cost a keyset seek
+ * when the page before was remembered, and totals are counted once per scope version.
+ */
+export async function listContacts(
+  deps: ListingDeps,
+  ownerId: number,
+  filters: ContactFilters,
+  window: { offset: number; limit: number },
+): Promise<ListingPage> {
+  const resolved = await resolve(deps, ownerId, filters);
+  if (!resolved) return { items: [], total: 0 };
+  const [items, total] = await Promise.all([
+    page(deps, resolved, filters, window),
+    totalOf(deps, resolved, filters),
+  ]);
+  return { items, total };
+}
+
+/** Spec 4.12: the same matches, counted. */
+export async function countCallerContacts(
+  deps: ListingDeps,
+  ownerId: number,
+  filters: ContactFilters,
+): Promise<number> {
+  const resolved = await resolve(deps, ownerId, filters);
+  return resolved ? totalOf(deps, resolved, filters) : 0;
+}
+
+async function resolve(
+  deps: ListingDeps,
+  ownerId: number,
+  filters: ContactFilters,
+): Promise<Resolved | null> {
+  const { dateFrom, dateTo } = filters;
+  if (dateFrom !== undefined && dateTo !== undefined && dateFrom > dateTo) return null;
+  const state = await readScopeState(deps.db, ownerId, filters.botId);
+  if (!state) return null;
+  const scope: Scope = filters.botId === undefined ? { ownerId } : { botId: filters.botId };
+  return { scope, state, key: hintKey(ownerId, filters, state.version) };
+}
+
+async function page(
+  deps: ListingDeps,
+  { scope, key }: Resolved,
+  filters: ContactFilters,
+  { offset, limit }: { offset: number; limit: number },
+): Promise<StoredContact[]> {
+  const hints = pagingHintsFor(deps);
+  const from = (await hints.nearest(key, offset)) ?? { offset: 0, lastId: 0 };
+  const items = await pageOfContacts(deps.db, scope, filters, {
+    afterId: from.lastId,
+    skip: offset - from.offset,
+    limit,
+  });
+  const last = items.at(-1);
+  if (last) await hints.remember(key, { offset: offset + items.length, lastId: last.id });
+  return items;
+}
+
+async function totalOf(
+  deps: ListingDeps,
+  { scope, state, key }: Resolved,
+  filters: ContactFilters,
+): Promise<number> {
+  // Without a date window the trigger-kept live count is the answer, in O(1).
+  if (filters.dateFrom === undefined && filters.dateTo === undefined) return state.liveCount;
+  const hints = pagingHintsFor(deps);
+  const cached = await hints.total(key);
+  if (cached !== undefined) return cached;
+  const total = await countContacts(deps.db, scope, filters);
+  await hints.rememberTotal(key, total);
+  return total;
+}

@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { intParam } from '../http/paramTypes.js';
+
+/**
+ * Parameter pieces of the contact methods. As Laravel's TrimStrings and
+ * ConvertEmptyStringsToNull do, text is trimmed and empty text or null counts as "not
+ * passed" (a form or query string cannot leave a field out any other way).
+ */
+export function blankToUndefined(v: unknown): unknown {
+  if (typeof v === 'string') {
+    const trimmed = v.trim();
+    return trimmed === '' ? undefined : trimmed;
+  }
+  return v === null ? undefined : v;
+}
+
+/** Largest Unix time accepted in date windows: 9999-12-31T23:59:59Z. */
+export const MAX_UNIX_SECONDS = 253_402_300_799;
+
+export const boundedInt = (field: string, min: number, max: number) =>
+  intParam().refine(
+    (n) => n >= min && n <= max,
+    `The ${field} field must be between ${min} and ${max}.`,
+  );
+
+export const optionalInt = (field: string, min: number, max: number) =>
+  z.preprocess(blankToUndefined, boundedInt(field, min, max).optional());
+
+/** Spec 4.11: `bot_id`, `date_from`, `date_to`, shared by getContacts and getNumberOfContacts. */
+export const contactFilterParams = {
+  // Any integer: a bot that is not the caller's simply matches nothing (spec 4.11 rule 4).
+  bot_id: optionalInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  date_from: optionalInt('date_from', 0, MAX_UNIX_SECONDS),
+  date_to: optionalInt('date_to', 0, MAX_UNIX_SECONDS),
+};
+
+export interface ContactFilters {
+  botId?: number;
+  /** inclusive Unix seconds */
+  dateFrom?: number;
+  /** inclusive Unix seconds: the whole second counts */
+  dateTo?: number;
+}
+
+export function toFilters(p: { bot_id?: number; date_from?: number; date_to?: number }) {
+  const filters: ContactFilters = {};
+  if (p.bot_id !== undefined) filters.botId = p.bot_id;
+  if (p.date_from !== undefined) filters.dateFrom = p.date_from;
+  if (p.date_to !== undefined) filters.dateTo = p.date_to;
+  return filters;
+}
+
+export const optionalText = (field: string, max = 255) =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: `The ${field} field must be a string.` })
+      .max(max, `The ${field} field must not be greater than ${max} characters.`)
+      .optional(),
+  );
+
+/** Spec 4.13: `+` then digits, 9 to 16 characters with the `+`; kept without it. */
+export const PHONE_PATTERN = /^\+\d{8,15}$/;
+
+export const phoneParam = () =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .string({ error: 'The phone field must be a string.' })
+      .regex(PHONE_PATTERN, 'The phone field must be + followed by 8 to 15 digits.')
+      .transform((s) => s.slice(1))
+      .optional(),
+  );
+
+export const emailParam = () =>
+  z.preprocess(
+    blankToUndefined,
+    z
+      .email({ error: 'The email field must be a valid email address.' })
+      .max(255, 'The email field must not be greater than 255 characters.')
+      .optional(),
+  );
+
+/** Spec 4.13 / 8: up to 100 tags of up to 255 characters; blank tags dropped, repeats once. */
+export const tagsParam = () =>
+  z.preprocess(
+    cleanTags,
+    z
+      .array(
+        z
+          .string({ error: 'The tags field must contain only strings.' })
+          .max(255, 'The tags field must not contain a tag longer than 255 characters.'),
+        { error: 'The tags field must be an array.' },
+      )
+      // a refine, not .max(): zod's array size check would stop the other fields' checks
+      .refine((tags) => tags.length <= 100, 'The tags field must not have more than 100 items.')
+      .optional(),
+  );
+
+/**
+ * Cleaned before validation (a transform after a failed check would stop zod from
+ * reporting the other fields). Empty text clears: a form or query string has no way to
+ * send an empty array.
+ */
+function cleanTags(v: unknown): unknown {
+  if (v === '') return [];
+  if (v === null) return undefined;
+  if (!Array.isArray(v) || !v.every((t) => typeof t === 'string')) return v;
+  return [...new Set(v.map((t: string) => t.trim()).filter((t) => t !== ''))];
+}

@@ -1,0 +1,87 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../db/client.js';
+import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
+import type { StoredContact } from './presenter.js';
+import { contactById } from './repository.js';
+
+/** createOrUpdateContact's validated input (spec 4.13); undefined = not passed. */
+export interface ContactUpsert {
+  botId: number;
+  messenger: ApiMessenger;
+  /** the chosen messenger's ID */
+  messengerId: number | string;
+  name: string;
+  username?: string;
+  phone?: string;
+  email?: string;
+  address?: string;
+  tags?: string[];
+}
+
+/** Spec 4.13: the first message of a contact created through the API. */
+export const CREATED_FROM_API = 'Created from API';
+
+/**
+ * Creates or updates the contact in one transaction. `INSERT … ON CONFLICT` on the
+ * (bot, messenger, messenger ID) unique index makes concurrent calls race-free: exactly one
+ * inserts (`xmax = 0` on the returned row), the others wait for it and update. The bot's
+ * subscriber count rises only on insert, in the same transaction. Returns null when the bot
+ * is not the owner's (nothing is written then).
+ */
+export async function upsertContact(
+  db: Database,
+  ownerId: number,
+  input: ContactUpsert,
+): Promise<{ contact: StoredContact; created: boolean } | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await queryRows<{ id: number; created: boolean }>(
+      tx,
+      upsertStatement(ownerId, input),
+    );
+    if (!row) return null;
+    const id = Number(row.id);
+    if (row.created) {
+      await tx.execute(
+        sql`UPDATE bots SET subscriber_count = subscriber_count + 1 WHERE id = ${input.botId}`,
+      );
+    }
+    const contact = await contactById(tx, id);
+    if (!contact) throw new Error(`contact ${id} vanished inside its own transaction`);
+    return { contact, created: row.created };
+  });
+}
+
+function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
+  const id = MESSENGER_IDS[input.messenger];
+  const username = id.username;
+  const columns: SQL[] = [sql.raw(id.column)];
+  const values: SQL[] = [sql`${input.messengerId}`];
+  if (username) {
+    columns.push(sql.raw(username));
+    values.push(sql`${input.username ?? null}`);
+  }
+  // spec 4.13: these change only when passed non-empty (they cannot be cleared)
+  const kept = ['phone', 'email', 'address', ...(username ? [username] : [])];
+  const updates: SQL[] = [
+    sql`name = excluded.name`,
+    ...kept.map((c) => sql.raw(`${c} = coalesce(excluded.${c}, c.${c})`)),
+    sql`updated_at = now()`,
+  ];
+  if (input.tags !== undefined) updates.push(sql`tags = excluded.tags`);
+
+  return sql`
+    INSERT INTO contacts AS c
+      (bot_id, owner_id, messenger, name, phone, email, address, tags, first_message,
+       ${sql.join(columns, sql`, `)})
+    SELECT b.id, b.owner_id, ${input.messenger}, ${input.name}, ${input.phone ?? null},
+      ${input.email ?? null}, ${input.address ?? null}, ${pgTextArray(input.tags ?? [])}::text[],
+      ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
+    FROM bots b WHERE b.id = ${input.botId} AND b.owner_id = ${ownerId}
+    ON CONFLICT (bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
+    RETURNING c.id, (c.xmax = 0) AS created`;
+}
+
+/** A Postgres array literal, so the same statement works on pg and PGlite alike. */
+export function pgTextArray(items: readonly string[]): string {
+  return `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { API_MESSENGERS, MESSENGER_IDS, pickIdParam } from '../contacts/messengers.js';
+import {
+  blankToUndefined,
+  boundedInt,
+  emailParam,
+  optionalText,
+  phoneParam,
+  tagsParam,
+} from '../contacts/params.js';
+import { presentContact } from '../contacts/presenter.js';
+import { upsertContact } from '../contacts/upsertRepository.js';
+import { errors } from '../http/errors.js';
+import { created, defineMethod, ok } from './method.js';
+
+const messengerIdParam = (field: string) =>
+  z.preprocess(blankToUndefined, boundedInt(field, 1, Number.MAX_SAFE_INTEGER).optional());
+
+/** Usernames are kept without `@` (spec 2.4); a leading one is dropped. */
+const usernameParam = (field: string) =>
+  optionalText(field).transform((s) => (s?.startsWith('@') ? s.slice(1) || undefined : s));
+
+const params = z
+  .object({
+    bot_id: z.preprocess(
+      blankToUndefined,
+      boundedInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+    ),
+    messenger: z.preprocess(
+      blankToUndefined,
+      z.enum(API_MESSENGERS, {
+        error: 'The messenger field must be one of: telegram, max, viber, vk.',
+      }),
+    ),
+    name: z.preprocess(
+      blankToUndefined,
+      z
+        .string({ error: 'The name field must be a string.' })
+        .max(255, 'The name field must not be greater than 255 characters.'),
+    ),
+    telegram_id: messengerIdParam('telegram_id'),
+    telegram_username: usernameParam('telegram_username'),
+    max_id: messengerIdParam('max_id'),
+    max_user_id: messengerIdParam('max_user_id'),
+    max_username: usernameParam('max_username'),
+    vk_id: messengerIdParam('vk_id'),
+    vk_user_id: messengerIdParam('vk_user_id'),
+    viber_id: optionalText('viber_id'),
+    phone: phoneParam(),
+    email: emailParam(),
+    address: optionalText('address'),
+    tags: tagsParam(),
+  })
+  .superRefine(
+    (p, ctx) => {
+      // Runs even when other fields failed, so one 422 lists every failing field (spec 7).
+      const id = (MESSENGER_IDS as Partial<typeof MESSENGER_IDS>)[p.messenger];
+      if (!id || pickIdParam(id, p)) return;
+      const param = id.params[0] ?? id.column;
+      ctx.addIssue({
+        code: 'custom',
+        path: [param],
+        message: `The ${param} field is required when messenger is ${p.messenger}.`,
+      });
+    },
+    { when: () => true },
+  );
+
+/** Spec 4.13: find the contact by the messenger's ID in the bot; update it, else create it. */
+export const createOrUpdateContact = defineMethod({
+  name: 'createOrUpdateContact',
+  params,
+  async handle(p, { caller, deps }) {
+    const id = MESSENGER_IDS[p.messenger];
+    const messengerId = pickIdParam(id, p)?.value as number | string;
+    const result = await upsertContact(deps.db, caller.accountId, {
+      botId: p.bot_id,
+      messenger: p.messenger,
+      messengerId,
+      name: p.name,
+      username: id.username ? p[id.username] : undefined,
+      phone: p.phone,
+      email: p.email,
+      address: p.address,
+      tags: p.tags,
+    });
+    if (!result) throw errors.botNotFound();
+    const body = { data: presentContact(result.contact) };
+    return result.created ? created(body) : ok(body);
+  },
+});

@@ -1,0 +1,83 @@
+import { z } from 'zod';
+import { listContacts } from '../contacts/listing.js';
+import { pageLinks } from '../contacts/pageLinks.js';
+import {
+  blankToUndefined,
+  contactFilterParams,
+  optionalInt,
+  toFilters,
+} from '../contacts/params.js';
+import { presentContact } from '../contacts/presenter.js';
+import { pageEnvelope, pageOffset } from '../http/paging.js';
+import { defineMethod, ok } from './method.js';
+
+/** Highest `page` accepted: far past any real listing, and (page - 1) × 500 stays exact. */
+const MAX_PAGE = 1_000_000_000;
+
+/** Spec 4.11 rule 1: `offset` or `limit` selects offset mode, where `page`/`count` are ignored. */
+function isOffsetMode(input: Record<string, unknown>): boolean {
+  return (
+    blankToUndefined(input.offset) !== undefined || blankToUndefined(input.limit) !== undefined
+  );
+}
+
+export const getContacts = defineMethod({
+  name: 'getContacts',
+  params: z.preprocess(
+    (input) =>
+      typeof input === 'object' && input !== null && isOffsetMode(input as Record<string, unknown>)
+        ? { ...input, page: undefined, count: undefined }
+        : input,
+    z.object({
+      ...contactFilterParams,
+      count: optionalInt('count', 1, 500),
+      page: optionalInt('page', 1, MAX_PAGE),
+      offset: optionalInt('offset', 0, Number.MAX_SAFE_INTEGER),
+      limit: optionalInt('limit', 1, 1000),
+      // spec 4.11: accepted and ignored; tags and variables are always returned
+      with: z.unknown().optional(),
+    }),
+  ),
+  async handle(params, { caller, deps }) {
+    const filters = toFilters(params);
+
+    if (params.offset !== undefined || params.limit !== undefined) {
+      const offset = params.offset ?? 0;
+      const limit = params.limit ?? 100;
+      const { items, total } = await listContacts(deps, caller.accountId, filters, {
+        offset,
+        limit,
+      });
+      return ok({ data: items.map(presentContact), meta: { offset, limit, total } });
+    }
+
+    const page = params.page ?? 1;
+    const perPage = params.count ?? 20;
+    const { items, total } = await listContacts(deps, caller.accountId, filters, {
+      offset: pageOffset(page, perPage),
+      limit: perPage,
+    });
+    const envelope = pageEnvelope({
+      items: items.map(presentContact),
+      total,
+      page,
+      perPage,
+      path: `${deps.config.baseUrl}/api/v1/getContacts`,
+    });
+    const { meta } = envelope;
+    return ok({
+      ...envelope,
+      // spec 2.5: page-mode getContacts also has `meta.links` (Laravel's key order)
+      meta: {
+        current_page: meta.current_page,
+        from: meta.from,
+        last_page: meta.last_page,
+        links: pageLinks(meta.path, meta.current_page, meta.last_page),
+        path: meta.path,
+        per_page: meta.per_page,
+        to: meta.to,
+        total: meta.total,
+      },
+    });
+  },
+});

@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { countCallerContacts } from '../contacts/listing.js';
+import { contactFilterParams, toFilters } from '../contacts/params.js';
+import { defineMethod, ok } from './method.js';
+
+/** Spec 4.12: the getContacts matches counted, `{count}` at the top level. */
+export const getNumberOfContacts = defineMethod({
+  name: 'getNumberOfContacts',
+  params: z.object(contactFilterParams),
+  async handle(params, { caller, deps }) {
+    return ok({ count: await countCallerContacts(deps, caller.accountId, toFilters(params)) });
+  },
+});
