@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keyId } from '../../src/lists/encryption/cipher.js';
+import { call, TRANSPORTS } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeList, rawRecord, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let owner: Tenant;
+let list: TestList;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await makeTenant(t.db);
+  list = await makeList(t.db, owner, [
+    { slug: 'name', type: 'string' },
+    { slug: 'secret', type: 'string', is_encryptable: true },
+    { slug: 'salary', type: 'money', is_encryptable: true, is_hidden: true },
+  ]);
+});
+afterAll(() => t.close());
+
+const key = () => owner.apiKey;
+
+describe('encrypted fields (spec 2.2 is_encryptable, 2.3, 4.7 rule 5)', () => {
+  it.each(TRANSPORTS)(
+    'stores the value encrypted at rest and returns it decrypted via %s',
+    async (via) => {
+      const plaintext = `very secret ${via} passphrase`;
+      const res = await call(
+        t.app,
+        'addListItem',
+        { schema_id: list.id, data: { name: 'n', secret: plaintext, salary: '1234.56' } },
+        { key: key(), via },
+      );
+      expect(res.status).toBe(201);
+      expect(res.body.data).toMatchObject({ secret: plaintext, salary: 1234.56 });
+      const raw = await rawRecord(t.db, res.body.data.id);
+      const rowText = String(raw!.json);
+      expect(rowText).not.toContain(plaintext);
+      expect(rowText).not.toContain('1234.56');
+      expect((raw!.data as Record<string, string>).secret).toMatch(/^enc:v1:[0-9a-f]{8}:/);
+      // encrypted values never get a slot, so no plaintext copy sits in an index either
+      expect(raw!.t2).toBeNull();
+    },
+  );
+
+  it('returns hidden and encrypted fields decrypted from getListItems and updateListItem', async () => {
+    const added = await call(
+      t.app,
+      'addListItem',
+      { schema_id: list.id, data: { name: 'u', secret: 'a' } },
+      { key: key() },
+    );
+    const updated = await call(
+      t.app,
+      'updateListItem',
+      { item_id: added.body.data.id, data: { secret: 'b', salary: 5 } },
+      { key: key() },
+    );
+    expect(updated.status).toBe(200);
+    expect(updated.body.data).toMatchObject({ name: 'u', secret: 'b', salary: 5 });
+    const page = await call(
+      t.app,
+      'getListItems',
+      { schema_id: list.id, filters: { name: 'u' } },
+      { key: key() },
+    );
+    expect(page.body.data).toEqual([expect.objectContaining({ secret: 'b', salary: 5 })]);
+  });
+
+  it('silently skips filter conditions on encrypted fields', async () => {
+    const res = await call(
+      t.app,
+      'getListItems',
+      { schema_id: list.id, filters: { secret: 'no such value', salary: 'like,%x' } },
+      { key: key() },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total).toBeGreaterThan(0);
+  });
+
+  it('refuses order_by on an encrypted field with 422 under order_by', async () => {
+    const res = await call(
+      t.app,
+      'getListItems',
+      { schema_id: list.id, order_by: 'secret,asc' },
+      { key: key() },
+    );
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['order_by']);
+  });
+
+  it('reads values sealed under a retired key listed in ENCRYPTION_OLD_KEYS (rotation)', async () => {
+    const added = await call(
+      t.app,
+      'addListItem',
+      { schema_id: list.id, data: { name: 'rot', secret: 'old key value' } },
+      { key: key() },
+    );
+    const newKey = Buffer.alloc(32, 9).toString('base64');
+    const rotated = await startTestApp({
+      database: t.database,
+      env: { ENCRYPTION_KEY: newKey, ENCRYPTION_OLD_KEYS: t.config.encryptionKey! },
+    });
+    try {
+      const page = await call(
+        rotated.app,
+        'getListItems',
+        { schema_id: list.id, filters: { name: 'rot' } },
+        { key: key() },
+      );
+      expect(page.body.data[0].secret).toBe('old key value');
+      const updated = await call(
+        rotated.app,
+        'updateListItem',
+        { item_id: added.body.data.id, data: { secret: 'new key value' } },
+        { key: key() },
+      );
+      expect(updated.body.data.secret).toBe('new key value');
+      const raw = await rawRecord(t.db, added.body.data.id);
+      const sealed = (raw!.data as Record<string, string>).secret!;
+      // the rewritten value names the new key; the old one is no longer needed for it
+      expect(sealed.split(':')[2]).toBe(keyId(Buffer.from(newKey, 'base64')));
+      expect(sealed.split(':')[2]).not.toBe(keyId(Buffer.from(t.config.encryptionKey!, 'base64')));
+      expect(rotated.deps.cipher.decrypt(sealed)).toBe('"new key value"');
+    } finally {
+      await rotated.close();
+    }
+  });
+});

@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import {
+  itemCount,
+  makeContact,
+  makeList,
+  markListDeleted,
+  rawRecord,
+  type TestList,
+} from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let owner: Tenant;
+let stranger: Tenant;
+let list: TestList;
+let now = new Date('2024-06-01T12:00:00.000Z');
+
+beforeAll(async () => {
+  t = await startTestApp({ clock: () => now });
+  owner = await makeTenant(t.db);
+  stranger = await makeTenant(t.db);
+  list = await makeList(t.db, owner, [
+    { slug: 'title', type: 'string', is_required: true },
+    { slug: 'qty', type: 'number', is_required: true },
+    { slug: 'note', type: 'string' },
+    { slug: 'who', type: 'contact' },
+  ]);
+});
+afterAll(() => t.close());
+
+async function addOne(data: Record<string, unknown> = { title: 'a', qty: 1 }, target = list) {
+  const res = await call(
+    t.app,
+    'addListItem',
+    { schema_id: target.id, data },
+    { key: owner.apiKey },
+  );
+  expect(res.status).toBe(201);
+  return res.body.data as Record<string, unknown> & { id: string };
+}
+
+const update = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
+  call(t.app, 'updateListItem', params, { key, via });
+const remove = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
+  call(t.app, 'deleteListItem', params, { key, via });
+
+describe('updateListItem (spec 4.9)', () => {
+  it.each(TRANSPORTS)(
+    'changes only the sent fields and answers 200 with the whole record via %s',
+    async (via) => {
+      const item = await addOne({ title: 'before', qty: 1, note: 'keep me' });
+      now = new Date('2024-06-02T08:00:00.000Z');
+      const res = await update({ item_id: item.id, data: { qty: '42', stranger_key: 'x' } }, via);
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({
+        id: item.id,
+        title: 'before',
+        qty: 42,
+        note: 'keep me',
+        created_at: item.created_at,
+        updated_at: '2024-06-02T08:00:00.000Z',
+      });
+      const raw = await rawRecord(t.db, item.id);
+      expect(raw).toMatchObject({ n1: '42', t1: 'before' });
+    },
+  );
+
+  it.each(TRANSPORTS)(
+    'skips null and empty values on optional fields, so a field cannot be cleared, via %s',
+    async (via) => {
+      const item = await addOne({ title: 't', qty: 1, note: 'stays' });
+      const res = await update(
+        { item_id: item.id, data: { note: via === 'json' ? null : '', title: 'changed' } },
+        via,
+      );
+      expect(res.status).toBe(200);
+      expect(res.body.data).toMatchObject({ note: 'stays', title: 'changed' });
+    },
+  );
+
+  it('answers 422 when a required field is sent empty, and validates only sent fields', async () => {
+    const item = await addOne();
+    const res = await update({ item_id: item.id, data: { title: '', qty: null, note: 'fine' } });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['data.qty', 'data.title']);
+    const wrongType = await update({ item_id: item.id, data: { qty: 'many' } });
+    expect(wrongType.status).toBe(422);
+    expect(Object.keys(wrongType.body.errors)).toEqual(['data.qty']);
+  });
+
+  it('checks contact values on update like on add (422 missing, 403 foreign)', async () => {
+    const item = await addOne();
+    expect((await update({ item_id: item.id, data: { who: 987654321 } })).status).toBe(422);
+    const foreign = await makeContact(t.db, stranger);
+    expect((await update({ item_id: item.id, data: { who: foreign } })).status).toBe(403);
+    const mine = await makeContact(t.db, owner);
+    const ok = await update({ item_id: item.id, data: { who: mine } });
+    expect(ok.body.data).toMatchObject({ who: mine, contact_id: mine });
+  });
+
+  it('answers 404 with errors.item_id for an unknown record', async () => {
+    const res = await update({ item_id: 'no-such-item', data: { title: 'x' } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({
+      message: expect.any(String),
+      error: expect.any(String),
+      errors: { item_id: [res.body.message] },
+    });
+  });
+
+  it("answers 403 for another account's record", async () => {
+    const item = await addOne();
+    const res = await update({ item_id: item.id, data: { title: 'x' } }, 'json', stranger.apiKey);
+    expect(res.status).toBe(403);
+  });
+
+  it('answers 422 when data is missing or not an object', async () => {
+    const item = await addOne();
+    expect((await update({ item_id: item.id })).body.errors).toHaveProperty('data');
+    expect((await update({ item_id: item.id, data: 'text' })).status).toBe(422);
+  });
+});
+
+describe('deleteListItem (spec 4.10)', () => {
+  it.each(TRANSPORTS)(
+    'deletes the record with 204 and no body, then answers 404 via %s',
+    async (via) => {
+      const item = await addOne();
+      const res = await remove({ item_id: item.id }, via);
+      expect(res.status).toBe(204);
+      expect(res.body).toBe('');
+      const again = await remove({ item_id: item.id }, via);
+      expect(again.status).toBe(404);
+      expect(again.body.errors).toHaveProperty('item_id');
+      expect((await update({ item_id: item.id, data: { title: 'x' } })).status).toBe(404);
+    },
+  );
+
+  it('keeps the list counter in step with deletes', async () => {
+    const own = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const a = await addOne({ a: '1' }, own);
+    await addOne({ a: '2' }, own);
+    expect(await itemCount(t.db, own.id)).toBe(2);
+    await remove({ item_id: a.id });
+    await remove({ item_id: a.id });
+    expect(await itemCount(t.db, own.id)).toBe(1);
+    const page = await call(t.app, 'getListItems', { schema_id: own.id }, { key: owner.apiKey });
+    expect(page.body.meta.total).toBe(1);
+  });
+
+  it("answers 403 for another account's record and leaves it in place", async () => {
+    const item = await addOne();
+    expect((await remove({ item_id: item.id }, 'json', stranger.apiKey)).status).toBe(403);
+    expect(await rawRecord(t.db, item.id)).toBeDefined();
+  });
+
+  it('answers 404 for records of a deleted list on update, delete and getListItems (spec 4.4)', async () => {
+    const doomed = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const item = await addOne({ a: 'x' }, doomed);
+    await markListDeleted(t.db, doomed.id);
+    expect((await update({ item_id: item.id, data: { a: 'y' } })).status).toBe(404);
+    expect((await remove({ item_id: item.id })).status).toBe(404);
+    const page = await call(t.app, 'getListItems', { schema_id: doomed.id }, { key: owner.apiKey });
+    expect(page.status).toBe(404);
+    expect(page.body.errors).toHaveProperty('schema_id');
+    const add = await call(
+      t.app,
+      'addListItem',
+      { schema_id: doomed.id, data: { a: 'z' } },
+      { key: owner.apiKey },
+    );
+    expect(add.status).toBe(404);
+  });
+});
