@@ -1,0 +1,223 @@
+import { count, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../../src/db/client.js';
+import { listFieldErasures, listItems, listSchemas, projects } from '../../src/db/schema/index.js';
+import { reclaimDeletedLists } from '../../src/lists/schemas/reclaim.js';
+import { startReclaimLoop } from '../../src/lists/schemas/reclaimLoop.js';
+import { call, TRANSPORTS } from '../helpers/call.js';
+import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let owner: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  owner = await makeTenant(t.db);
+  other = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const FIELDS = [{ name: 'Title', slug: 'title', type: 'string' }];
+
+async function createList(tenant: Tenant, projectUuid = tenant.projectUuid): Promise<string> {
+  const res = await call(
+    t.app,
+    'createListSchema',
+    { name: 'L', project_uuid: projectUuid, fields: FIELDS },
+    { key: tenant.apiKey },
+  );
+  expect(res.status).toBe(201);
+  return res.body.data.id;
+}
+
+/** Records written straight into the table, as many as a test needs. */
+async function insertItems(db: Database, schemaId: string, n: number): Promise<void> {
+  await db.execute(sql`
+    insert into list_items (id, schema_id, data, t1)
+    select ${schemaId} || '-' || g, ${schemaId}, jsonb_build_object('title', 'v' || g), 'v' || g
+    from generate_series(1, ${n}::int) g`);
+}
+
+async function itemCount(schemaId: string): Promise<number> {
+  const [row] = await t.db
+    .select({ n: count() })
+    .from(listItems)
+    .where(eq(listItems.schemaId, schemaId));
+  return Number(row!.n);
+}
+
+async function listCount(projectUuid: string): Promise<number> {
+  const [p] = await t.db.select().from(projects).where(eq(projects.uuid, projectUuid));
+  return p!.listCount;
+}
+
+const del = (schemaId: string, key = owner.apiKey, via: 'query' | 'json' | 'form' = 'json') =>
+  call(t.app, 'deleteListSchema', { schema_id: schemaId }, { key, via });
+
+describe('deleteListSchema (spec 4.4)', () => {
+  it.each(TRANSPORTS)('answers 204 with no body and the list is gone via %s', async (via) => {
+    const id = await createList(owner);
+    const before = await listCount(owner.projectUuid);
+    const res = await del(id, owner.apiKey, via);
+    expect(res.status).toBe(204);
+    expect(res.raw.body).toBe('');
+    expect(
+      (await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey })).status,
+    ).toBe(404);
+    const all = await call(t.app, 'getListSchemas', {}, { key: owner.apiKey });
+    expect(all.body.data.map((l: { id: string }) => l.id)).not.toContain(id);
+    expect(await listCount(owner.projectUuid)).toBe(before - 1);
+  });
+
+  it('answers 404 with errors.schema_id to a second delete, and counts the list once', async () => {
+    const id = await createList(owner);
+    const before = await listCount(owner.projectUuid);
+    expect((await del(id)).status).toBe(204);
+    const again = await del(id);
+    expect(again.status).toBe(404);
+    expect(again.body.errors.schema_id).toEqual([expect.any(String)]);
+    expect(await listCount(owner.projectUuid)).toBe(before - 1);
+  });
+
+  it('lets exactly one of several concurrent deletes of a list succeed', async () => {
+    const id = await createList(owner);
+    const before = await listCount(owner.projectUuid);
+    const results = await Promise.all(Array.from({ length: 8 }, () => del(id)));
+    expect(results.map((r) => r.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
+    expect(await listCount(owner.projectUuid)).toBe(before - 1);
+  });
+
+  it('answers 404 for a list that never existed', async () => {
+    expect((await del('nope')).status).toBe(404);
+  });
+
+  it('answers 403 for another account’s list and leaves it in place', async () => {
+    const id = await createList(other);
+    const res = await del(id);
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
+    expect(
+      (await call(t.app, 'getListSchema', { schema_id: id }, { key: other.apiKey })).status,
+    ).toBe(200);
+  });
+
+  it('answers 403 for a list in a project the caller is only a team member of (spec 1)', async () => {
+    const shared = await makeInvitedProject(t.db, other, owner);
+    const id = await createList(other, shared.projectUuid);
+    expect((await del(id)).status).toBe(403);
+  });
+
+  it('answers 422 under schema_id when it is missing', async () => {
+    const res = await call(t.app, 'deleteListSchema', {}, { key: owner.apiKey });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['schema_id']);
+  });
+
+  it('leaves a big list’s records to the background job instead of deleting them in the request', async () => {
+    const id = await createList(owner);
+    await insertItems(t.db, id, 20_000);
+    expect((await del(id)).status).toBe(204);
+    // The answer did not wait for 20,000 deletes; the records are unreachable through the list.
+    expect(await itemCount(id)).toBe(20_000);
+    const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, id));
+    expect(row!.deletedAt).toBeInstanceOf(Date);
+    await reclaimDeletedLists(t.db);
+    expect(await itemCount(id)).toBe(0);
+  });
+});
+
+describe('reclaiming deleted lists’ records (spec 4.4, lists/schemas/reclaim.ts)', () => {
+  it('deletes the records of deleted lists in batches and touches live lists not at all', async () => {
+    const gone = await createList(owner);
+    const kept = await createList(owner);
+    await insertItems(t.db, gone, 12_345);
+    await insertItems(t.db, kept, 100);
+    await del(gone);
+
+    const report = await reclaimDeletedLists(t.db, { batchSize: 5000 });
+    expect(report).toMatchObject({ items: 12_345, batches: 3 });
+    expect(await itemCount(gone)).toBe(0);
+    expect(await itemCount(kept)).toBe(100);
+  });
+
+  it('is idempotent: a second run finds nothing to do', async () => {
+    const gone = await createList(owner);
+    await insertItems(t.db, gone, 300);
+    await del(gone);
+    expect((await reclaimDeletedLists(t.db, { batchSize: 100 })).items).toBe(300);
+    expect(await reclaimDeletedLists(t.db, { batchSize: 100 })).toMatchObject({
+      items: 0,
+      batches: 0,
+    });
+  });
+
+  it('stops between batches when asked and finishes on the next run', async () => {
+    const gone = await createList(owner);
+    await insertItems(t.db, gone, 1000);
+    await reclaimDeletedLists(t.db, { graceSeconds: 0 }); // no other deleted list left to visit
+    await del(gone);
+    let checks = 0;
+    // Aborts after a few checks: the first run is cut short mid-list, like a shutdown.
+    const signal = {
+      get aborted() {
+        return ++checks > 3;
+      },
+    } as AbortSignal;
+    const first = await reclaimDeletedLists(t.db, { batchSize: 100, signal });
+    expect(first.items).toBeGreaterThan(0);
+    expect(await itemCount(gone)).toBe(1000 - first.items);
+    expect(await itemCount(gone)).toBeGreaterThan(0);
+    await reclaimDeletedLists(t.db, { batchSize: 100 });
+    expect(await itemCount(gone)).toBe(0);
+  });
+
+  it('keeps the deleted list’s row during the grace period and removes it, with its erasures, after', async () => {
+    const gone = await createList(owner);
+    await insertItems(t.db, gone, 10);
+    await t.db.insert(listFieldErasures).values({ schemaId: gone, slug: 'old', slot: 't2' });
+    await del(gone);
+
+    await reclaimDeletedLists(t.db);
+    expect(await t.db.select().from(listSchemas).where(eq(listSchemas.id, gone))).toHaveLength(1);
+
+    const report = await reclaimDeletedLists(t.db, { graceSeconds: 0 });
+    expect(report.lists).toBeGreaterThanOrEqual(1);
+    expect(await t.db.select().from(listSchemas).where(eq(listSchemas.id, gone))).toHaveLength(0);
+    expect(
+      await t.db.select().from(listFieldErasures).where(eq(listFieldErasures.schemaId, gone)),
+    ).toHaveLength(0);
+  });
+
+  it('never removes a live list or its records', async () => {
+    const live = await createList(owner);
+    await insertItems(t.db, live, 50);
+    await reclaimDeletedLists(t.db, { graceSeconds: 0 });
+    expect(await itemCount(live)).toBe(50);
+    expect(
+      (await call(t.app, 'getListSchema', { schema_id: live }, { key: owner.apiKey })).status,
+    ).toBe(200);
+  });
+
+  it('runs in the background loop the server starts, and stops cleanly', async () => {
+    const gone = await createList(owner);
+    await insertItems(t.db, gone, 2000);
+    await del(gone);
+    const loop = startReclaimLoop(
+      t.db,
+      { info: () => undefined, warn: () => undefined, error: () => undefined },
+      {
+        intervalMs: 50,
+      },
+    );
+    try {
+      for (let i = 0; i < 100 && (await itemCount(gone)) > 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await loop.stop();
+    }
+    expect(await itemCount(gone)).toBe(0);
+  });
+});
