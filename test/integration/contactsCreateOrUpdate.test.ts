@@ -15,7 +15,8 @@ const nextTelegramId = () => uniqueId++;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // many calls per test file: the rate limit (spec 8) is tested elsewhere
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   owner = await makeTenant(t.db);
   other = await makeTenant(t.db);
 });
