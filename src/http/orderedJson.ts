@@ -13,12 +13,21 @@ export function stringifyJson(value: unknown): string {
   return write(value) ?? 'null';
 }
 
-function containsOrdered(value: unknown, depth = 0): boolean {
+/**
+ * Looks everywhere (every array item, any depth): an OrderedObject that the fast path
+ * missed would be written as its internals (`{"entries":[...]}`). The walk is cheap next
+ * to the serialization itself and stops at the first hit.
+ */
+function containsOrdered(value: unknown): boolean {
   if (value instanceof OrderedObject) return true;
-  if (depth > 3 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.length > 0 && containsOrdered(value[0], depth + 1);
-  for (const v of Object.values(value)) if (containsOrdered(v, depth + 1)) return true;
+  if (value === null || typeof value !== 'object' || hasToJson(value)) return false;
+  const children = Array.isArray(value) ? value : Object.values(value);
+  for (const v of children) if (containsOrdered(v)) return true;
   return false;
+}
+
+function hasToJson(value: object): boolean {
+  return typeof (value as { toJSON?: unknown }).toJSON === 'function';
 }
 
 function write(value: unknown): string | undefined {
@@ -31,7 +40,7 @@ function write(value: unknown): string | undefined {
     return `{${parts.join(',')}}`;
   }
   if (Array.isArray(value)) return `[${value.map((v) => write(v) ?? 'null').join(',')}]`;
-  if (value !== null && typeof value === 'object' && !(value instanceof Date)) {
+  if (value !== null && typeof value === 'object' && !hasToJson(value)) {
     const parts: string[] = [];
     for (const [k, v] of Object.entries(value)) {
       const s = write(v);

@@ -1,0 +1,61 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { OrderedObject, stringifyJson } from '../../src/http/orderedJson.js';
+
+const ordered = (...entries: Array<[string, unknown]>) => new OrderedObject(entries);
+
+describe('stringifyJson (spec 4.3: fields keep the order in which they were sent)', () => {
+  it('writes the keys of an OrderedObject in their given order, digit-only slugs included', () => {
+    const fields = ordered(['zeta', 1], ['10', 2], ['2', 3], ['alpha', 4]);
+    expect(stringifyJson({ data: { fields } })).toBe(
+      '{"data":{"fields":{"zeta":1,"10":2,"2":3,"alpha":4}}}',
+    );
+  });
+
+  it('finds an OrderedObject at any depth and in any array item, not only the first', () => {
+    const body = {
+      data: [
+        { id: 'a', fields: {} },
+        { id: 'b', fields: ordered(['2', 'x'], ['1', 'y']) },
+      ],
+      meta: { deep: { deeper: { deepest: { here: ordered(['b', 1], ['a', 2]) } } } },
+    };
+    const text = stringifyJson(body);
+    expect(text).toContain('"fields":{"2":"x","1":"y"}');
+    expect(text).toContain('"here":{"b":1,"a":2}');
+    expect(text).not.toContain('entries');
+  });
+
+  it('writes nested plain values inside an OrderedObject as JSON would', () => {
+    const when = new Date('2030-01-02T03:04:05.000Z');
+    const value = ordered(
+      ['file', { url: 'https://x.test/a.png', meta: { width: null } }],
+      ['tags', ['a', undefined, 'b']],
+      ['skipped', undefined],
+      ['at', when],
+      ['text', 'quote " and \\ and \u2028'],
+    );
+    expect(JSON.parse(stringifyJson(value))).toEqual({
+      file: { url: 'https://x.test/a.png', meta: { width: null } },
+      tags: ['a', null, 'b'],
+      at: '2030-01-02T03:04:05.000Z',
+      text: 'quote " and \\ and \u2028',
+    });
+  });
+
+  it('matches JSON.stringify for any plain JSON value next to an OrderedObject', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        const expected = `{"o":{},"v":${JSON.stringify(v) ?? 'null'}}`;
+        const actual = stringifyJson({ o: ordered(), v });
+        return JSON.stringify(JSON.parse(actual)) === JSON.stringify(JSON.parse(expected));
+      }),
+    );
+  });
+
+  it('is exactly JSON.stringify when there is no OrderedObject', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => stringifyJson(v) === (JSON.stringify(v) ?? 'null')),
+    );
+  });
+});
