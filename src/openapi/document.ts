@@ -1,6 +1,7 @@
 import type { ApiMethod } from '../methods/method.js';
 import { errorResponseComponents, errorSchemaId, headers, securitySchemes } from './components.js';
 import { apiDescription } from './description.js';
+import { documentedParams } from './handlerParams.js';
 import { toComponentSchemas, type JsonSchema, type NamedSchema } from './jsonSchema.js';
 import { TAGS, type MethodDoc } from './methodDoc.js';
 import { paramsSchemaId, pathItem, responseSchemaId } from './operations.js';
@@ -54,7 +55,7 @@ export function buildOpenApiDocument({ methods, baseUrl }: DocumentOptions): Ope
   const docs = new Map(list.map((m) => [m.name, docFor(m.name) ?? UNDOCUMENTED]));
 
   const params = toComponentSchemas(
-    list.map((m) => ({ id: paramsSchemaId(m.name), schema: m.params })),
+    list.map((m) => ({ id: paramsSchemaId(m.name), schema: documentedParams(m) })),
     'input',
   );
   const responses = toComponentSchemas(
