@@ -43,8 +43,14 @@ async function main(): Promise<void> {
       process.exit(1);
     }, 10_000);
     timer.unref();
+    // app.close() waits for every open connection. A keep-alive connection whose request
+    // finishes after the signal would hold it until the keep-alive timeout, so connections
+    // are closed as soon as they fall idle.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
     try {
       await app.close();
+      clearInterval(sweep);
       await reclaimer?.stop();
       await runtime.close();
       process.exit(0);
