@@ -29,7 +29,7 @@ export interface TestList {
 export async function makeList(
   db: Database,
   tenant: Tenant,
-  specs: FieldSpec[],
+  specs: readonly FieldSpec[],
   name = 'List',
 ): Promise<TestList> {
   const fields = assignSlots(

@@ -48,7 +48,7 @@ const get = (params: Record<string, unknown>, via: Transport = 'json', key = own
 
 const keysOf = (body: { data: { id: string }[] }) => {
   const byId = Object.fromEntries(Object.entries(ids).map(([k, id]) => [id, k]));
-  return body.data.map((r) => byId[r.id]);
+  return body.data.map((r) => byId[r.id] ?? r.id);
 };
 
 describe('getListItems ordering (spec 4.7 order_by)', () => {
