@@ -1,0 +1,271 @@
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { describe, expect, it } from 'vitest';
+import type { StoredField } from '../../src/db/schema/listSchemas.js';
+import { ValidationError } from '../../src/http/errors.js';
+import { compileOrderBy, compileWhere } from '../../src/lists/filters/compile.js';
+import { parseFilters } from '../../src/lists/filters/parseFilters.js';
+import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
+import type { RecordQuery } from '../../src/lists/filters/query.js';
+
+/**
+ * The filter compiler, first half (STYLE 6): the SQL text and bound parameters it emits per
+ * type × operator (spec 4.7). The second half, the rows found, is listItemsFilterRows.test.ts.
+ */
+const dialect = new PgDialect();
+
+const field = (slug: string, type: string, extra: Partial<StoredField> = {}): StoredField => ({
+  slug,
+  name: slug,
+  type,
+  is_required: false,
+  is_hidden: false,
+  is_encryptable: false,
+  ...extra,
+});
+
+const FIELDS: StoredField[] = [
+  field('s', 'string', { slot: 't1' }),
+  field('n', 'number', { slot: 'n1' }),
+  field('m', 'money', { slot: 'n2', currency: 'USD' }),
+  field('b', 'bool', { slot: 'n3' }),
+  field('d', 'date', { slot: 'd1' }),
+  field('dt', 'datetime', { slot: 'd2' }),
+  field('c', 'contact', { slot: 'contact_id' }),
+  field('bo', 'bot', { slot: 'bot_id' }),
+  field('c2', 'contact'),
+  field('s2', 'string'),
+  field('n2', 'number'),
+  field('b2', 'bool'),
+  field('d2', 'date'),
+  field('dt2', 'datetime'),
+  field('f', 'file'),
+  field('secret', 'string', { is_encryptable: true }),
+];
+
+function where(filters: unknown, links: RecordQuery['links'] = {}) {
+  const query: RecordQuery = {
+    listId: 'L',
+    fields: FIELDS,
+    conditions: parseFilters(FIELDS, filters),
+    links,
+    sort: parseOrderBy(FIELDS, undefined),
+  };
+  const { sql, params } = dialect.sqlToQuery(compileWhere(query));
+  return { sql, params };
+}
+
+function order(orderBy: string) {
+  return dialect.sqlToQuery(compileOrderBy(parseOrderBy(FIELDS, orderBy))).sql;
+}
+
+const base = '"schema_id" = $1';
+
+describe('filter SQL on slotted fields (spec 4.7 per-type table)', () => {
+  it.each([
+    ['string =', { s: 'x' }, `${base} and "t1" = $2`, ['L', 'x']],
+    ['string !=', { s: '!=,x' }, `${base} and "t1" <> $2`, ['L', 'x']],
+    ['string <>', { s: '<>,x' }, `${base} and "t1" <> $2`, ['L', 'x']],
+    ['string <', { s: '<,x' }, `${base} and "t1" < $2`, ['L', 'x']],
+    ['string >=', { s: '>=,x' }, `${base} and "t1" >= $2`, ['L', 'x']],
+    ['string like', { s: 'like,%A_b%' }, `${base} and "t1" ilike $2 escape ''`, ['L', '%A_b%']],
+    ['string not like', { s: 'not like,a' }, `${base} and "t1" not ilike $2 escape ''`, ['L', 'a']],
+    [
+      'string like collapses % runs',
+      { s: 'like,%%%a%%' },
+      `${base} and "t1" ilike $2 escape ''`,
+      ['L', '%a%'],
+    ],
+    ['string from a JSON number', { s: 12.5 }, `${base} and "t1" = $2`, ['L', '12.5']],
+    ['=, escape', { s: '=,like,x' }, `${base} and "t1" = $2`, ['L', 'like,x']],
+    ['no operator before the comma', { s: 'a,b' }, `${base} and "t1" = $2`, ['L', 'a,b']],
+    ['number =', { n: '1e3' }, `${base} and "n1" = $2::numeric`, ['L', '1000']],
+    ['number <=', { n: '<=,-0.5' }, `${base} and "n1" <= $2::numeric`, ['L', '-0.5']],
+    ['number from JSON', { n: 7 }, `${base} and "n1" = $2::numeric`, ['L', '7']],
+    ['money >', { m: '>,10.50' }, `${base} and "n2" > $2::numeric`, ['L', '10.5']],
+    [
+      'money exact decimal',
+      { m: '0.30000000000000004' },
+      `${base} and "n2" = $2::numeric`,
+      ['L', '0.30000000000000004'],
+    ],
+    ['bool =', { b: 'true' }, `${base} and "n3" = $2::numeric`, ['L', '1']],
+    ['bool !=', { b: '!=,0' }, `${base} and "n3" <> $2::numeric`, ['L', '0']],
+    ['contact =', { c: '5' }, `${base} and "contact_id" = $2::bigint`, ['L', '5']],
+    ['bot >', { bo: '>,5' }, `${base} and "bot_id" > $2::bigint`, ['L', '5']],
+    [
+      'datetime =',
+      { dt: '2024-05-01 10:20' },
+      `${base} and "d2" = $2::timestamptz`,
+      ['L', '2024-05-01T10:20:00.000Z'],
+    ],
+    [
+      'datetime with offset',
+      { dt: '<,2024-05-01T10:20:00+03:00' },
+      `${base} and "d2" < $2::timestamptz`,
+      ['L', '2024-05-01T07:20:00.000Z'],
+    ],
+  ])('%s', (_name, filters, sqlText, params) => {
+    expect(where(filters)).toEqual({ sql: sqlText, params });
+  });
+
+  const day = '2024-02-28T00:00:00.000Z';
+  const next = '2024-02-29T00:00:00.000Z';
+  it.each([
+    ['=', `("d1" >= $2::timestamptz and "d1" < $3::timestamptz)`, [day, next]],
+    ['!=', `("d1" < $2::timestamptz or "d1" >= $3::timestamptz)`, [day, next]],
+    ['<', `"d1" < $2::timestamptz`, [day]],
+    ['<=', `"d1" < $2::timestamptz`, [next]],
+    ['>', `"d1" >= $2::timestamptz`, [next]],
+    ['>=', `"d1" >= $2::timestamptz`, [day]],
+  ])('date %s compares whole UTC days', (op, sqlText, params) => {
+    expect(where({ d: `${op},2024-02-28` })).toEqual({
+      sql: `${base} and ${sqlText}`,
+      params: ['L', ...params],
+    });
+  });
+});
+
+describe('filter SQL on fields without a slot (JSONB fallback)', () => {
+  it.each([
+    [
+      'string',
+      { s2: 'like,a%' },
+      `${base} and ("data" ->> $2) ilike $3 escape ''`,
+      ['L', 's2', 'a%'],
+    ],
+    [
+      'number',
+      { n2: '>,1' },
+      `${base} and (("data" ->> $2))::numeric > $3::numeric`,
+      ['L', 'n2', '1'],
+    ],
+    [
+      'bool',
+      { b2: false },
+      `${base} and ((("data" ->> $2))::boolean)::int = $3::numeric`,
+      ['L', 'b2', '0'],
+    ],
+    [
+      'contact',
+      { c2: 9 },
+      `${base} and (("data" ->> $2))::numeric = $3::numeric`,
+      ['L', 'c2', '9'],
+    ],
+    [
+      'datetime',
+      { dt2: '2024-01-01T00:00Z' },
+      `${base} and (("data" ->> $2))::timestamptz = $3::timestamptz`,
+      ['L', 'dt2', '2024-01-01T00:00:00.000Z'],
+    ],
+    [
+      'date',
+      { d2: '<,2024-01-01' },
+      `${base} and ((("data" ->> $2)) || 'T00:00:00Z')::timestamptz < $3::timestamptz`,
+      ['L', 'd2', '2024-01-01T00:00:00.000Z'],
+    ],
+  ])('%s binds the slug as a parameter', (_name, filters, sqlText, params) => {
+    expect(where(filters)).toEqual({ sql: sqlText, params });
+  });
+
+  it('never puts a slug or a value into the SQL text', () => {
+    const evil = "x'); drop table list_items; --";
+    const fields = [field(evil, 'string')];
+    const query: RecordQuery = {
+      listId: 'L',
+      fields,
+      conditions: parseFilters(fields, { [evil]: `like,${evil}` }),
+      links: {},
+      sort: parseOrderBy(fields, `${evil},desc`),
+    };
+    const compiled = dialect.sqlToQuery(compileWhere(query));
+    expect(compiled.sql).not.toContain('drop');
+    expect(compiled.params).toEqual(['L', evil, evil]);
+    const sorted = dialect.sqlToQuery(compileOrderBy(query.sort));
+    expect(sorted.sql).toBe('("data" ->> $1) desc nulls last, "id" desc');
+    expect(sorted.params).toEqual([evil]);
+  });
+});
+
+describe('skipped and refused conditions (spec 4.7 rules 4 and 5)', () => {
+  it('skips unknown slugs, encrypted fields, file fields, null and empty values', () => {
+    expect(where({ nope: 'x', secret: 'x', f: 'x', s: null, n: '' })).toEqual({
+      sql: base,
+      params: ['L'],
+    });
+  });
+
+  it.each([
+    [{ n: 'abc' }, 'filters.n'],
+    [{ n: 'like,1' }, 'filters.n'],
+    [{ m: 'like,1%' }, 'filters.m'],
+    [{ b: '<,1' }, 'filters.b'],
+    [{ b: 'yes' }, 'filters.b'],
+    [{ d: '2024-02-30' }, 'filters.d'],
+    [{ d: 'like,2024%' }, 'filters.d'],
+    [{ dt: 'tomorrow' }, 'filters.dt'],
+    [{ c: '1.5' }, 'filters.c'],
+    [{ s: { a: 1 } }, 'filters.s'],
+    [{ s: true }, 'filters.s'],
+    [{ s: 'x\u0000' }, 'filters.s'],
+    [{ s: `like,${'a'.repeat(256)}` }, 'filters.s'],
+    [{ s: `like,${'%a'.repeat(11)}` }, 'filters.s'],
+    ['text', 'filters'],
+    [42, 'filters'],
+  ])('refuses %j under %s', (filters, key) => {
+    try {
+      where(filters);
+      expect.unreachable();
+    } catch (err) {
+      expect(err).toBeInstanceOf(ValidationError);
+      expect(Object.keys((err as ValidationError).errors)).toEqual([key]);
+    }
+  });
+
+  it('reports every bad condition at once', () => {
+    try {
+      where({ n: 'x', m: 'y' });
+      expect.unreachable();
+    } catch (err) {
+      expect(Object.keys((err as ValidationError).errors).sort()).toEqual([
+        'filters.m',
+        'filters.n',
+      ]);
+    }
+  });
+});
+
+describe('contact_id / bot_id parameters', () => {
+  it('match any unencrypted field of the type', () => {
+    expect(where({}, { contact: 5 })).toEqual({
+      sql: `${base} and ("contact_id" = $2::bigint or (("data" ->> $3))::numeric = $4::numeric)`,
+      params: ['L', '5', 'c2', '5'],
+    });
+    expect(where({}, { bot: 7 }).sql).toBe(`${base} and "bot_id" = $2::bigint`);
+  });
+});
+
+describe('order by SQL (spec 4.7 order_by)', () => {
+  it.each([
+    ['created_at', '"created_at" asc, "id" asc'],
+    ['updated_at,desc', '"updated_at" desc, "id" desc'],
+    ['n,desc', '"n1" desc nulls last, "id" desc'],
+    ['s', '"t1" asc nulls last, "id" asc'],
+    ['d2,asc', `((("data" ->> $1)) || 'T00:00:00Z')::timestamptz asc nulls last, "id" asc`],
+    [' n , DESC ', '"n1" desc nulls last, "id" desc'],
+  ])('%s → %s', (orderBy, sqlText) => {
+    expect(order(orderBy)).toBe(sqlText);
+  });
+
+  it.each(['secret,asc', 'f', 'nope', 'n,up', 'n,asc,x'])(
+    'refuses %s under order_by',
+    (orderBy) => {
+      expect(() => order(orderBy)).toThrow(ValidationError);
+    },
+  );
+
+  it('defaults to insertion order', () => {
+    expect(dialect.sqlToQuery(compileOrderBy(parseOrderBy(FIELDS, undefined))).sql).toBe(
+      '"created_at" asc, "id" asc',
+    );
+  });
+});
