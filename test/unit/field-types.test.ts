@@ -101,7 +101,7 @@ describe('accepted and rejected input per type', () => {
     ['contact', -1],
     ['contact', 1.5],
     ['contact', '1.0'],
-    ['bot', 9007199254740993],
+    ['bot', Number.MAX_SAFE_INTEGER + 2],
     ['file', 'not a url'],
     ['file', { url: 'javascript:alert(1)' }],
     ['image', { name: 'no url' }],
