@@ -3,7 +3,14 @@ import { z } from 'zod';
 const sunsetDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'dates must be YYYY-MM-DD')
-  .refine((s) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), 'not a real date');
+  // Date.parse rolls 2025-02-30 over to March; only a date that reads back unchanged is real.
+  .refine((s) => {
+    const day = new Date(`${s}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === s;
+  }, 'not a real date');
+
+/** Method names are identifiers (spec 1); anything else is a typo or worse (`__proto__`). */
+const methodName = z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'keys must be method names');
 
 const deprecatedMethods = z
   .string()
@@ -15,7 +22,11 @@ const deprecatedMethods = z
       return z.NEVER;
     }
   })
-  .pipe(z.record(z.string(), sunsetDate));
+  .pipe(
+    z.record(methodName, sunsetDate, {
+      error: 'must be a JSON object of method names to YYYY-MM-DD dates',
+    }),
+  );
 
 const encryptionKey = z
   .string()
@@ -40,7 +51,11 @@ const envSchema = z.object({
     .optional(),
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: port.default(3000),
-  BASE_URL: z.string().url('must be an absolute URL').optional(),
+  BASE_URL: z
+    .string()
+    .url('must be an absolute URL')
+    .regex(/^https?:\/\//i, 'must be an http:// or https:// URL')
+    .optional(),
   RATE_LIMIT_PER_MINUTE: z.coerce
     .number({ error: 'must be a positive integer' })
     .int('must be a positive integer')
@@ -99,7 +114,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const problems = parsed.success
     ? []
     : parsed.error.issues.map(
-        (i) => `invalid environment variable ${String(i.path[0])}: ${i.message}`,
+        // nested paths name the entry too (DEPRECATED_METHODS.getMe)
+        (i) => `invalid environment variable ${i.path.map(String).join('.')}: ${i.message}`,
       );
   // Checked alongside the others, so one start reports every problem at once.
   if (cleaned.DATABASE_URL && !cleaned.ENCRYPTION_KEY) {

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+const KEY = Buffer.alloc(32, 1).toString('base64');
+const base = { DATABASE_URL: 'postgres://u@localhost:5432/db', ENCRYPTION_KEY: KEY };
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('configuration (operations: every variable, validated at start)', () => {
+  it('applies the documented defaults', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      databaseUrl: undefined,
+      dataDir: './data',
+      redisUrl: undefined,
+      host: '127.0.0.1',
+      port: 3000,
+      baseUrl: 'http://127.0.0.1:3000',
+      rateLimitPerMinute: 120,
+      deprecatedMethods: {},
+      logLevel: 'info',
+    });
+  });
+
+  it('treats an empty variable as unset', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '', DEPRECATED_METHODS: '' })).toMatchObject({
+      rateLimitPerMinute: 120,
+      deprecatedMethods: {},
+    });
+  });
+
+  it('builds BASE_URL from HOST and PORT, and drops a trailing slash from a given one', () => {
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).baseUrl).toBe('http://0.0.0.0:8080');
+    expect(loadConfig({ BASE_URL: 'https://api.example.com/' }).baseUrl).toBe(
+      'https://api.example.com',
+    );
+  });
+
+  it('reads RATE_LIMIT_PER_MINUTE as a positive integer', () => {
+    expect(loadConfig({ RATE_LIMIT_PER_MINUTE: '5' }).rateLimitPerMinute).toBe(5);
+    for (const bad of ['0', '-1', '1.5', 'lots']) {
+      expect(problems({ RATE_LIMIT_PER_MINUTE: bad })).toEqual([
+        'invalid environment variable RATE_LIMIT_PER_MINUTE: must be a positive integer',
+      ]);
+    }
+  });
+
+  it('requires ENCRYPTION_KEY with DATABASE_URL', () => {
+    expect(problems({ DATABASE_URL: base.DATABASE_URL })).toEqual([
+      expect.stringMatching(/^missing environment variable ENCRYPTION_KEY/),
+    ]);
+    expect(loadConfig(base).databaseUrl).toBe(base.DATABASE_URL);
+  });
+
+  it('reports every bad variable at once, one line each, naming it', () => {
+    const lines = problems({
+      DATABASE_URL: 'mysql://x',
+      REDIS_URL: 'http://x',
+      PORT: '70000',
+      BASE_URL: 'ftp://files.example.com',
+      LOG_LEVEL: 'loud',
+      ENCRYPTION_KEY: 'short',
+    });
+    for (const name of ['DATABASE_URL', 'REDIS_URL', 'PORT', 'BASE_URL', 'LOG_LEVEL']) {
+      expect(lines.filter((l) => l.includes(` ${name}:`))).toHaveLength(1);
+    }
+    expect(lines.some((l) => l.includes('ENCRYPTION_KEY'))).toBe(true);
+  });
+});
+
+describe('DEPRECATED_METHODS (spec 9, operations)', () => {
+  it('reads a JSON object of method names to sunset days (UTC midnight)', () => {
+    const config = loadConfig({
+      DEPRECATED_METHODS: '{"getMe":"2099-01-01","getContacts":"2030-02-28"}',
+    });
+    expect(config.deprecatedMethods).toEqual({
+      getMe: new Date('2099-01-01T00:00:00Z'),
+      getContacts: new Date('2030-02-28T00:00:00Z'),
+    });
+  });
+
+  it('accepts 29 February in a leap year', () => {
+    expect(
+      loadConfig({ DEPRECATED_METHODS: '{"getMe":"2028-02-29"}' }).deprecatedMethods.getMe,
+    ).toEqual(new Date('2028-02-29T00:00:00Z'));
+  });
+
+  it.each([
+    ['not JSON', '{getMe: 2099-01-01}'],
+    ['a JSON array', '["getMe"]'],
+    ['JSON null', 'null'],
+    ['a JSON string', '"getMe"'],
+    ['a number as the date', '{"getMe":20990101}'],
+    ['a date with a time', '{"getMe":"2099-01-01T00:00:00Z"}'],
+    ['a date in another format', '{"getMe":"01/01/2099"}'],
+    ['a month that does not exist', '{"getMe":"2099-13-01"}'],
+    ['30 February', '{"getMe":"2099-02-30"}'],
+    ['29 February in a common year', '{"getMe":"2027-02-29"}'],
+    ['a key that is not a method name', '{"get Me":"2099-01-01"}'],
+  ])('rejects %s with one line naming DEPRECATED_METHODS', (_, value) => {
+    const lines = problems({ DEPRECATED_METHODS: value });
+    expect(lines.length).toBeGreaterThanOrEqual(1);
+    for (const line of lines) {
+      expect(line).toMatch(/^invalid environment variable DEPRECATED_METHODS(\.[\w ]+)?: \S/);
+    }
+  });
+
+  it('never lets a __proto__ key reach the object (it is dropped)', () => {
+    const { deprecatedMethods } = loadConfig({
+      DEPRECATED_METHODS: '{"__proto__":"2099-01-01","getMe":"2099-01-01"}',
+    });
+    expect(Object.keys(deprecatedMethods)).toEqual(['getMe']);
+    expect(Object.getPrototypeOf(deprecatedMethods)).toBe(Object.prototype);
+  });
+
+  it('names the method whose date is wrong', () => {
+    expect(problems({ DEPRECATED_METHODS: '{"getMe":"2099-02-30"}' })).toEqual([
+      'invalid environment variable DEPRECATED_METHODS.getMe: not a real date',
+    ]);
+  });
+});
