@@ -358,6 +358,11 @@ describe('createListSchema refuses (spec 4.3, 7)', () => {
       ['fields.0.slug'],
     ],
     ['unknown type', { fields: [{ name: 'A', slug: 'a', type: 'text' }] }, ['fields.0.type']],
+    [
+      'fields that are not objects',
+      { fields: [null, 'x', 5] },
+      ['fields.0', 'fields.1', 'fields.2'],
+    ],
     ['missing type', { fields: [{ name: 'A', slug: 'a' }] }, ['fields.0.type']],
     [
       'bad boolean',

@@ -64,7 +64,8 @@ export function fieldDefinition(mode: FieldMode) {
       is_encryptable: flag(false),
     })
     .superRefine((field, ctx) => {
-      if (field.type !== 'money') return;
+      // Runs even when the value is not an object at all (ALWAYS): look before reading.
+      if (typeof field !== 'object' || field === null || field.type !== 'money') return;
       const currency = blankToUndefined(field.currency);
       if (currency === undefined) {
         if (mode === 'add') {
