@@ -111,12 +111,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ''),
   );
   const parsed = envSchema.safeParse(cleaned);
-  const problems = parsed.success
-    ? []
-    : parsed.error.issues.map(
-        // nested paths name the entry too (DEPRECATED_METHODS.getMe)
-        (i) => `invalid environment variable ${i.path.map(String).join('.')}: ${i.message}`,
-      );
+  // One line per variable (nested paths name the entry too: DEPRECATED_METHODS.getMe), with
+  // every reason it failed, so a start-up error reads as a list of what to fix.
+  const reasons = new Map<string, string[]>();
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const name = issue.path.map(String).join('.');
+    reasons.set(name, [...(reasons.get(name) ?? []), issue.message]);
+  }
+  const problems = [...reasons].map(
+    ([name, messages]) => `invalid environment variable ${name}: ${messages.join('; ')}`,
+  );
   // Checked alongside the others, so one start reports every problem at once.
   if (cleaned.DATABASE_URL && !cleaned.ENCRYPTION_KEY) {
     problems.push(
