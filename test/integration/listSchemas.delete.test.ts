@@ -115,6 +115,34 @@ describe('deleteListSchema (spec 4.4)', () => {
     expect(Object.keys(res.body.errors)).toEqual(['schema_id']);
   });
 
+  it('makes the list’s records unreachable at once, before any reclaim (spec 3, 4.4)', async () => {
+    const id = await createList(owner);
+    const added = await call(
+      t.app,
+      'addListItem',
+      { schema_id: id, data: { title: 'kept?' } },
+      { key: owner.apiKey },
+    );
+    expect(added.status).toBe(201);
+    const itemId = added.body.data.id;
+    expect((await del(id)).status).toBe(204);
+    expect(await itemCount(id)).toBe(1);
+
+    const key = { key: owner.apiKey };
+    expect((await call(t.app, 'getListItems', { schema_id: id }, key)).status).toBe(404);
+    const update = await call(
+      t.app,
+      'updateListItem',
+      { item_id: itemId, data: { title: 'x' } },
+      key,
+    );
+    expect(update.status).toBe(404);
+    expect((await call(t.app, 'deleteListItem', { item_id: itemId }, key)).status).toBe(404);
+    expect(
+      (await call(t.app, 'addListItem', { schema_id: id, data: { title: 'y' } }, key)).status,
+    ).toBe(404);
+  });
+
   it('leaves a big list’s records to the background job instead of deleting them in the request', async () => {
     const id = await createList(owner);
     await insertItems(t.db, id, 20_000);
