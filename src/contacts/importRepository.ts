@@ -1,0 +1,165 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../db/client.js';
+import type { ImportRecord } from './importLine.js';
+
+type Db = Pick<Database, 'execute'>;
+
+export interface ImportBot {
+  id: number;
+  ownerId: number;
+}
+
+export async function findImportBot(db: Db, botId: number): Promise<ImportBot | undefined> {
+  const [row] = await queryRows<{ owner_id: string | number }>(
+    db,
+    sql`SELECT owner_id FROM bots WHERE id = ${botId}`,
+  );
+  return row ? { id: botId, ownerId: Number(row.owner_id) } : undefined;
+}
+
+/** Columns an import line may change on an existing contact (never the bot or its ID). */
+const UPDATABLE = [
+  'name',
+  'phone',
+  'email',
+  'address',
+  'avatar',
+  'telegram_username',
+  'max_username',
+  'preview',
+  'created_at',
+  'unsubscribed_at',
+  'tags',
+] as const;
+
+/** The batch travels as one jsonb parameter, read back as rows of these types. */
+const RECORD_COLUMNS = sql.raw(`line int, messenger text, key text, given text[], name text,
+  phone text, email text, address text, avatar text, telegram_username text,
+  max_username text, preview boolean, tags jsonb, created_at timestamptz,
+  unsubscribed_at timestamptz, telegram_id bigint, max_user_id bigint, vk_user_id bigint,
+  viber_id text`);
+
+function recordset(records: ImportRecord[]): SQL {
+  const json = JSON.stringify(
+    records.map((r) => ({
+      line: r.line,
+      messenger: r.messenger,
+      key: r.key,
+      // which columns the line gave: absent ones are left alone on update
+      given: Object.keys(r.values),
+      ...r.values,
+    })),
+  );
+  return sql`jsonb_to_recordset(${json}::jsonb) AS i(${RECORD_COLUMNS})`;
+}
+
+const tagsOf = sql.raw(`ARRAY(SELECT jsonb_array_elements_text(i.tags))`);
+
+/** Updates the batch's contacts that exist (matched by messenger ID); returns line → contact id. */
+async function updateExisting(db: Db, bot: ImportBot, records: ImportRecord[]) {
+  const keyed = records.filter((r) => r.key !== null);
+  if (keyed.length === 0) return new Map<number, number>();
+  const sets = UPDATABLE.map((col) => {
+    const value = col === 'tags' ? tagsOf : sql.raw(`i.${col}`);
+    return sql`${sql.raw(col)} = CASE WHEN ${col} = ANY(i.given) THEN ${value} ELSE c.${sql.raw(col)} END`;
+  });
+  const rows = await queryRows<{ line: number; id: string | number }>(
+    db,
+    sql`UPDATE contacts c SET ${sql.join(sets, sql`, `)}, updated_at = now()
+        FROM ${recordset(keyed)}
+        WHERE c.bot_id = ${bot.id} AND c.messenger = i.messenger AND c.messenger_key = i.key
+        RETURNING i.line, c.id`,
+  );
+  return new Map(rows.map((r) => [Number(r.line), Number(r.id)]));
+}
+
+/**
+ * Inserts the rest. Ids are drawn first so each line knows its contact; a line whose
+ * messenger ID was inserted meanwhile by someone else is skipped (ON CONFLICT DO NOTHING)
+ * and comes back unresolved, to be updated on the next round.
+ */
+async function insertNew(db: Db, bot: ImportBot, records: ImportRecord[]) {
+  if (records.length === 0) return new Map<number, number>();
+  const rows = await queryRows<{ line: number; id: string | number }>(
+    db,
+    sql`WITH input AS (
+          SELECT nextval(pg_get_serial_sequence('contacts', 'id')) AS new_id, i.*
+          FROM ${recordset(records)}
+          ORDER BY i.line
+        ), inserted AS (
+          INSERT INTO contacts (id, bot_id, owner_id, messenger, telegram_id, max_user_id,
+            vk_user_id, viber_id, name, phone, email, address, avatar, telegram_username,
+            max_username, tags, preview, created_at, unsubscribed_at)
+          SELECT new_id, ${bot.id}, ${bot.ownerId}, messenger, telegram_id, max_user_id,
+            vk_user_id, viber_id, coalesce(name, ''), phone, email, address, avatar,
+            telegram_username, max_username,
+            coalesce(ARRAY(SELECT jsonb_array_elements_text(input.tags)), '{}'),
+            coalesce(preview, false), coalesce(created_at, now()), unsubscribed_at
+          FROM input
+          ON CONFLICT (bot_id, messenger, messenger_key) DO NOTHING
+          RETURNING id
+        )
+        SELECT input.line, input.new_id AS id FROM input JOIN inserted ON inserted.id = input.new_id`,
+  );
+  return new Map(rows.map((r) => [Number(r.line), Number(r.id)]));
+}
+
+async function upsertVariables(db: Db, records: ImportRecord[], ids: Map<number, number>) {
+  const rows = records.flatMap((r) =>
+    r.variables.map((v) => ({ contact_id: ids.get(r.line), ...v })),
+  );
+  if (rows.length === 0) return;
+  await db.execute(
+    sql`INSERT INTO contact_variables (contact_id, name, value, type)
+        SELECT v.contact_id, v.name, v.value, v.type
+        FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+          AS v(contact_id bigint, name text, value text, type smallint)
+        ON CONFLICT (contact_id, name) DO UPDATE SET value = excluded.value, type = excluded.type`,
+  );
+}
+
+/** How many rounds a line may lose to concurrent inserts before the batch gives up. */
+const MAX_ROUNDS = 3;
+
+/**
+ * Writes one batch (messenger IDs distinct within it) all-or-nothing: existing contacts
+ * updated, new ones inserted, variables upserted by name, and the bot's subscriber count
+ * raised by the new non-preview contacts.
+ */
+export async function writeImportBatch(
+  db: Database,
+  bot: ImportBot,
+  records: ImportRecord[],
+): Promise<{ imported: number; updated: number }> {
+  return db.transaction(async (tx) => {
+    const ids = new Map<number, number>();
+    let imported = 0;
+    let updated = 0;
+    // preview contacts are test contacts, not subscribers (spec 4.11)
+    let newSubscribers = 0;
+    let pending = records;
+    for (let round = 0; pending.length > 0; round++) {
+      if (round === MAX_ROUNDS) throw new Error('messenger IDs kept being inserted concurrently');
+      const found = await updateExisting(tx, bot, pending);
+      const fresh = await insertNew(
+        tx,
+        bot,
+        pending.filter((r) => !found.has(r.line)),
+      );
+      for (const [line, id] of [...found, ...fresh]) ids.set(line, id);
+      updated += found.size;
+      imported += fresh.size;
+      newSubscribers += pending.filter(
+        (r) => fresh.has(r.line) && r.values.preview !== true,
+      ).length;
+      pending = pending.filter((r) => !ids.has(r.line));
+    }
+    await upsertVariables(tx, records, ids);
+    if (newSubscribers > 0) {
+      await tx.execute(
+        sql`UPDATE bots SET subscriber_count = subscriber_count + ${newSubscribers} WHERE id = ${bot.id}`,
+      );
+    }
+    return { imported, updated };
+  });
+}
