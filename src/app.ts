@@ -10,7 +10,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { registerDeveloperRoutes } from './docs/developerRoutes.js';
 import { registerApiRoute } from './http/apiRoute.js';
-import { BODY_LIMIT_BYTES, createErrorHandler } from './http/errorHandler.js';
+import { BODY_LIMIT_BYTES, createErrorHandler, handleFrameworkError } from './http/errorHandler.js';
 import { errors } from './http/errors.js';
 import { stringifyJson } from './http/orderedJson.js';
 import { parseParams, parseQueryForRouter } from './http/queryParser.js';
@@ -66,6 +66,7 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     genReqId: () => randomUUID(),
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { querystringParser: parseQueryForRouter },
+    frameworkErrors: handleFrameworkError,
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     forceCloseConnections: 'idle',

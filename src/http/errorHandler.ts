@@ -42,3 +42,21 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   request.log.error({ err: error }, 'unexpected error');
   return errors.serverError(String(request.id));
 }
+
+/**
+ * Errors Fastify meets before routing (a malformed escape in the path, an overlong method
+ * name). Left to Fastify they bypass the error handler and echo the path, which may hold
+ * a key; here they get the catalog's shapes.
+ */
+export function handleFrameworkError(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? errors.notFound()
+      : errors.badRequest('The request URL is not valid.');
+  // No route hooks run this early, so the request id header is set here.
+  return reply.code(apiError.status).header('x-request-id', String(request.id)).send(apiError.body);
+}

@@ -64,6 +64,32 @@ describe('not found (decisions: unknown method and unknown path are 404 JSON)', 
     expect(res.body).not.toContain('secret-token-value');
   });
 
+  it.each([['constructor'], ['__proto__'], ['toString'], ['hasOwnProperty']])(
+    'answers the method name %s, an Object.prototype name, with 404 JSON',
+    async (name) => {
+      const res = await call(t.app, name, {}, { key: tenant.apiKey });
+      expect(res.status).toBe(404);
+      expect(res.body.error).toBe('not_found');
+    },
+  );
+
+  it('answers an overlong method name with 404 JSON that does not echo it', async () => {
+    const name = `m${'x'.repeat(4000)}`;
+    const res = await t.app.inject({ url: `/api/v1/${name}`, headers: json });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'not_found', message: 'Not found.' });
+    expect(res.headers['x-request-id']).toBeDefined();
+  });
+
+  it('answers a malformed escape in the path with 400 JSON that does not echo it', async () => {
+    const res = await t.app.inject({ url: '/api/v1/%E0%A4%A?api_token=secret-token-value' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: 'bad_request' });
+    expect(res.body).not.toContain('secret');
+    expect(res.body).not.toContain('%E0');
+    expect(res.headers['x-request-id']).toBeDefined();
+  });
+
   it('answers an unsupported HTTP verb on a method path with 404 JSON', async () => {
     const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/getMe' });
     expect(res.statusCode).toBe(404);

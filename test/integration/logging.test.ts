@@ -41,6 +41,8 @@ describe('secrets never reach the logs (issue 2 item 15)', () => {
       { url: `/api/v1/noSuchMethod?api_token=${key}` },
       { url: `/no/such/path?api_token=${key}` },
       { url: `/api/v1/${key}` },
+      { url: `/api/v1/%E0%A4%A?api_token=${key}` },
+      { url: `/api/v1/${'x'.repeat(200)}?api_token=${key}` },
       { url: `/api/v1/getMe?a[b][c][d][e][f][g]=1&api_token=${key}` },
       { url: '/api/v1/getMe', headers: { authorization: `Bearer ${key}x` } },
       {
