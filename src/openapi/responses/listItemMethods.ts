@@ -3,7 +3,8 @@ import type { MethodDoc } from '../methodDoc.js';
 import { ListItem } from './listItems.js';
 import { pageOf } from './paging.js';
 
-const one = z.object({ data: ListItem });
+/** A fresh object per method, so each response gets its own component name. */
+const one = () => z.object({ data: ListItem });
 
 export const listItemDocs: Record<string, MethodDoc> = {
   getListItems: {
@@ -23,7 +24,7 @@ export const listItemDocs: Record<string, MethodDoc> = {
     description:
       'Spec 4.8. `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.',
     changesData: true,
-    success: [{ status: 201, description: 'The created record', body: one }],
+    success: [{ status: 201, description: 'The created record', body: one() }],
   },
   updateListItem: {
     tag: 'List items',
@@ -31,7 +32,7 @@ export const listItemDocs: Record<string, MethodDoc> = {
     description:
       'Spec 4.9. Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.',
     changesData: true,
-    success: [{ status: 200, description: 'The whole record after the change', body: one }],
+    success: [{ status: 200, description: 'The whole record after the change', body: one() }],
   },
   deleteListItem: {
     tag: 'List items',

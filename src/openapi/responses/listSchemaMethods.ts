@@ -3,7 +3,8 @@ import type { MethodDoc } from '../methodDoc.js';
 import { ListSchema } from './listSchemas.js';
 import { pageOf } from './paging.js';
 
-const one = z.object({ data: ListSchema });
+/** A fresh object per method, so each response gets its own component name. */
+const one = () => z.object({ data: ListSchema });
 
 export const listSchemaDocs: Record<string, MethodDoc> = {
   getListSchemas: {
@@ -19,7 +20,7 @@ export const listSchemaDocs: Record<string, MethodDoc> = {
     description:
       "Spec 4.2. `404` (with `errors.schema_id`) when the list does not exist or was deleted; `403` for another account's project.",
     changesData: false,
-    success: [{ status: 200, description: 'The list schema', body: one }],
+    success: [{ status: 200, description: 'The list schema', body: one() }],
   },
   createListSchema: {
     tag: 'List schemas',
@@ -27,7 +28,7 @@ export const listSchemaDocs: Record<string, MethodDoc> = {
     description:
       "Spec 4.3. Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).",
     changesData: true,
-    success: [{ status: 201, description: 'The created list schema', body: one }],
+    success: [{ status: 201, description: 'The created list schema', body: one() }],
   },
   deleteListSchema: {
     tag: 'List schemas',
