@@ -18,8 +18,12 @@ const COMPARE: Record<'=' | '!=' | '<' | '<=' | '>' | '>=', string> = {
   '>=': '>=',
 };
 
+/** The day after, as Postgres reads it (toISOString would write year 10000 as +010000). */
 function nextDay(day: string): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000).toISOString();
+  const d = new Date(Date.parse(`${day}T00:00:00Z`) + 86_400_000);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const year = String(d.getUTCFullYear()).padStart(4, '0');
+  return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T00:00:00.000Z`;
 }
 
 /** spec 4.7: a date filter compares UTC days, so each day is the range [day, next day). */

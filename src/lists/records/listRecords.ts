@@ -1,3 +1,4 @@
+import { errors, ValidationError, type ValidationErrors } from '../../http/errors.js';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../http/paging.js';
 import type { OrderedObject } from '../../http/orderedJson.js';
 import { compileOrderBy, compileWhere, isFiltered } from '../filters/compile.js';
@@ -33,12 +34,17 @@ export async function listRecords(
   input: ListRecordsInput,
 ): Promise<PageEnvelope<OrderedObject>> {
   const list = await requireOwnList(ctx.db, ctx.caller, input.schemaId);
+  // spec 7: every failing parameter is listed, so filters and order_by are checked together.
+  const [conditions, sort] = collectErrors(
+    () => parseFilters(list.fields, input.filters),
+    () => parseOrderBy(list.fields, input.orderBy),
+  );
   const query: RecordQuery = {
     listId: list.id,
     fields: list.fields,
-    conditions: parseFilters(list.fields, input.filters),
+    conditions,
     links: { contact: input.contactId, bot: input.botId },
-    sort: parseOrderBy(list.fields, input.orderBy),
+    sort,
   };
   const where = compileWhere(query);
   const offset = pageOffset(input.page, input.limit);
@@ -55,4 +61,21 @@ export async function listRecords(
     perPage: input.limit,
     path: input.path,
   });
+}
+
+function collectErrors<A, B>(a: () => A, b: () => B): [A, B] {
+  const found: ValidationErrors = {};
+  const attempt = <T>(fn: () => T): T | undefined => {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      Object.assign(found, err.errors);
+      return undefined;
+    }
+  };
+  const first = attempt(a);
+  const second = attempt(b);
+  if (Object.keys(found).length > 0) throw errors.validation(found);
+  return [first as A, second as B];
 }
