@@ -6,6 +6,7 @@ import { accountSetPassword } from './commands/accountSetPassword.js';
 import { accountSetPlan } from './commands/accountSetPlan.js';
 import { accountUnblock } from './commands/accountUnblock.js';
 import { botCreate } from './commands/botCreate.js';
+import { contactImport } from './commands/contactImport.js';
 import { projectAddMember } from './commands/projectAddMember.js';
 import { projectCreate } from './commands/projectCreate.js';
 
@@ -23,6 +24,7 @@ export const commands: readonly Command[] = [
   projectCreate,
   projectAddMember,
   botCreate,
+  contactImport,
 ];
 
 export function findCommand(words: readonly string[]): Command | undefined {
