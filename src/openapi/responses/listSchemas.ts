@@ -1,18 +1,5 @@
 import { z } from 'zod';
-
-/** Spec 2.2: the field types a list can hold. */
-export const FIELD_TYPES = [
-  'string',
-  'number',
-  'bool',
-  'date',
-  'datetime',
-  'money',
-  'file',
-  'image',
-  'contact',
-  'bot',
-] as const;
+import { FIELD_TYPES } from '../../lists/schemas/fieldDefinition.js';
 
 /** Spec 2.2. Loose: "account-created fields may carry additional keys". */
 export const FieldDefinition = z.looseObject({
