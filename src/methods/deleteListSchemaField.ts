@@ -2,26 +2,28 @@ import { z } from 'zod';
 import { errors } from '../http/errors.js';
 import { idParam } from '../http/paramTypes.js';
 import { requireOwnedList } from '../lists/schemas/access.js';
-import { eraseFieldValues } from '../lists/schemas/fieldErasure.js';
+import { ERASE_IN_REQUEST_MS, eraseNowOrLater } from '../lists/schemas/fieldErasure.js';
 import { removeField } from '../lists/schemas/fieldRepository.js';
 import { defineMethod, noContent } from './method.js';
 
 /**
  * spec 4.6. The field leaves the definition first (invisible at once), then its values
- * are erased from every record in short batches before the 204. If the process stops
- * midway, the background job finishes the erase (lists/schemas/reclaimLoop.ts).
+ * are erased from every record in short batches: before the 204 for all but big lists,
+ * whose erase continues in the background (lists/schemas/fieldErasure.ts); if the
+ * process stops midway, the background loop finishes it (reclaimLoop.ts).
  */
 export const deleteListSchemaField = defineMethod({
   name: 'deleteListSchemaField',
   params: z.object({ schema_id: idParam(), slug: idParam() }),
-  async handle({ schema_id, slug }, { caller, deps }) {
+  async handle({ schema_id, slug }, { caller, deps, log }) {
     const list = await requireOwnedList(deps.db, caller, schema_id);
     const result = await removeField(deps.db, list.id, slug, deps.clock());
     if (result.removed === undefined) {
       if (result.reason === 'missing') throw errors.listNotFound();
       throw errors.invalid('slug', 'The selected slug is invalid: the list has no such field.');
     }
-    await eraseFieldValues(deps.db, { schemaId: list.id, slug, slot: result.removed.slot ?? null });
+    const erasure = { schemaId: list.id, slug, slot: result.removed.slot ?? null };
+    await eraseNowOrLater(deps.db, erasure, AbortSignal.timeout(ERASE_IN_REQUEST_MS), log);
     return noContent();
   },
 });

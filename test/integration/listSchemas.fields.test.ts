@@ -3,7 +3,11 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.js';
 import { listFieldErasures, listItems, listSchemas } from '../../src/db/schema/index.js';
-import { eraseFieldValues, resumeStaleErasures } from '../../src/lists/schemas/fieldErasure.js';
+import {
+  eraseFieldValues,
+  eraseNowOrLater,
+  resumeStaleErasures,
+} from '../../src/lists/schemas/fieldErasure.js';
 import { MAX_FIELDS_PER_LIST, removeField } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
@@ -498,6 +502,29 @@ describe('erasing a deleted field’s values when the request is cut short (spec
     expect(await resumeStaleErasures(t.db, { staleAfterSeconds: 0 })).toBe(0);
     expect((await add(id, { name: 'Title', slug: 'title', type: 'string' })).status).toBe(204);
     expect((await storedFields(id)).find((f) => f.slug === 'title')?.slot).toBe('t1');
+  });
+
+  it('answers before a big erase is done and finishes it in the background', async () => {
+    const id = await createList();
+    await t.db.execute(sql`
+      insert into list_items (id, schema_id, data, t1)
+      select ${id} || '-' || g, ${id}, jsonb_build_object('title', 't' || g), 't' || g
+      from generate_series(1, 300) g`);
+    await removeField(t.db, id, 'title', now);
+    // The request's time is already up: nothing is erased before it answers.
+    const { finished, rest } = await eraseNowOrLater(
+      t.db,
+      { schemaId: id, slug: 'title', slot: 't1' },
+      AbortSignal.abort(),
+      { error: () => undefined },
+    );
+    expect(finished).toBe(false);
+    expect(await countWith(id, 'title')).toBe(300);
+    await rest;
+    expect(await countWith(id, 'title')).toBe(0);
+    expect(
+      await t.db.select().from(listFieldErasures).where(eq(listFieldErasures.schemaId, id)),
+    ).toEqual([]);
   });
 
   it('does not resume an erasure whose eraser is still reporting', async () => {

@@ -99,7 +99,9 @@ function eraseBatch(
       limit ${size}
     ), changed as (
       update list_items li set data = li.data - ${erasure.slug}::text ${clearSlot}
-      from batch where li.id = batch.id and ${holdsValue}
+      -- = any(array(...)) keeps the join a primary-key lookup; a plain join made the
+      -- planner hash the whole table once per batch.
+      where li.id = any(array(select id from batch)) and ${holdsValue}
       returning 1
     )
     select (select count(*) from batch)::int as scanned,
@@ -148,4 +150,29 @@ export async function resumeStaleErasures(
     finished++;
   }
   return finished;
+}
+
+/**
+ * How long deleteListSchemaField erases before answering. Small lists are done by then
+ * (so the slug can be added back right after the 204); a big one is not — 1M records
+ * take about a minute — and its erase carries on in the background.
+ */
+export const ERASE_IN_REQUEST_MS = 3000;
+
+/**
+ * Erases until `signal` fires, then hands the rest to a detached erase in this process.
+ * If the process stops first, resumeStaleErasures picks it up from the saved position.
+ */
+export async function eraseNowOrLater(
+  db: Database,
+  erasure: Erasure,
+  signal: AbortSignal,
+  log: { error(obj: object, msg: string): void },
+): Promise<{ finished: boolean; rest?: Promise<void> }> {
+  if (await eraseFieldValues(db, erasure, { signal })) return { finished: true };
+  const rest = eraseFieldValues(db, erasure).then(
+    () => undefined,
+    (err: unknown) => log.error({ err, erasure }, 'erasing a deleted field failed; will resume'),
+  );
+  return { finished: false, rest };
 }
