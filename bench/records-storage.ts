@@ -1,0 +1,302 @@
+/**
+ * Record storage benchmark (issue 3 item 10; design: shared/design/record-storage.md).
+ *
+ * Loads one table with three interleaved lists (10k, 100k, 1M records; string, number and
+ * contact fields in slots t1, n1, contact_id) and measures, through the real getListItems
+ * code path (page of 50 and meta.total run concurrently):
+ *   (a) string equality (0.5 %) + order by a number
+ *   (b) number range (1 %) + order by created_at
+ *   (e) one contact's records (20 per list)
+ * and, for each, the same query written against `data` JSONB only (the unindexed plan).
+ * Then single-row insert rates: list_items with slots vs a table with only the primary key
+ * and (schema_id, created_at, id), and the full addListItem path.
+ *
+ *   npx tsx bench/records-storage.ts [--sizes 10000,100000,1000000] [--runs 9] [--reuse]
+ * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) and
+ * a database of its own, `lk_bench_records`. Trust ratios more than absolute times.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import type { Caller } from '../src/auth/caller.js';
+import { connectPostgres } from '../src/db/client.js';
+import { migratePostgres } from '../src/db/migrate.js';
+import { listSchemas, type StoredField } from '../src/db/schema/listSchemas.js';
+import { createFieldCipher } from '../src/lists/encryption/cipher.js';
+import { addRecord } from '../src/lists/records/addRecord.js';
+import type { RecordContext } from '../src/lists/records/context.js';
+import { listRecords } from '../src/lists/records/listRecords.js';
+import { assignSlots } from '../src/lists/slots.js';
+import { createAccount } from '../src/operator/accounts.js';
+import { createProject } from '../src/operator/projects.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const SIZES = arg('sizes', '10000,100000,1000000').split(',').map(Number);
+const RUNS = Number(arg('runs', '9'));
+const REUSE = args.includes('--reuse');
+const INSERTS = Number(arg('inserts', '3000'));
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB_NAME = 'lk_bench_records';
+
+const urlFor = (name: string) => {
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function admin(query: string) {
+  const client = new pg.Client({ connectionString: SERVER });
+  await client.connect();
+  try {
+    return await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+const FIELDS = assignSlots([
+  {
+    slug: 's',
+    name: 's',
+    type: 'string',
+    is_required: false,
+    is_hidden: false,
+    is_encryptable: false,
+  },
+  {
+    slug: 'n',
+    name: 'n',
+    type: 'number',
+    is_required: false,
+    is_hidden: false,
+    is_encryptable: false,
+  },
+  {
+    slug: 'c',
+    name: 'c',
+    type: 'contact',
+    is_required: false,
+    is_hidden: false,
+    is_encryptable: false,
+  },
+]) as StoredField[];
+
+async function median(fn: () => Promise<unknown>): Promise<number> {
+  for (let i = 0; i < 2; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)]!;
+}
+
+async function main() {
+  const exists = (await admin(`select 1 from pg_database where datname = '${DB_NAME}'`)).rowCount;
+  if (!REUSE || !exists) {
+    await admin(`drop database if exists ${DB_NAME} with (force)`);
+    await admin(`create database ${DB_NAME}`);
+    await migratePostgres(urlFor(DB_NAME));
+  }
+  const handle = connectPostgres(urlFor(DB_NAME), pino({ level: 'silent' }), {
+    statementTimeoutMs: 600_000,
+  });
+  const db = handle.db;
+  const lists = await ensureData(db, !REUSE || !exists);
+  const caller: Caller = {
+    accountId: lists.ownerId,
+    email: 'b@bench',
+    name: 'b',
+    plan: 'pro',
+    blocked: false,
+    createdAt: new Date(),
+  };
+  const ctx: RecordContext = {
+    db,
+    caller,
+    cipher: createFieldCipher(Buffer.alloc(32, 1).toString('base64')),
+    clock: () => new Date(),
+  };
+
+  console.log(`\nquery shapes, median of ${RUNS} runs (ms): page of 50 + meta.total`);
+  console.log(
+    'size      | (a) eq+sort | (b) range+sort | (e) contact | (a) jsonb | (b) jsonb | (e) jsonb',
+  );
+  const results: Record<number, number[]> = {};
+  for (const size of SIZES) {
+    const id = lists.ids[size]!;
+    const base = { schemaId: id, limit: 50, page: 1, path: 'http://bench/api/v1/getListItems' };
+    const a = await median(() =>
+      listRecords(ctx, { ...base, filters: { s: 'v7' }, orderBy: 'n,asc' }),
+    );
+    const b = await median(() =>
+      listRecords(ctx, { ...base, filters: { n: '>=,99000' }, orderBy: 'created_at' }),
+    );
+    const e = await median(() => listRecords(ctx, { ...base, contactId: 7 }));
+    const ja = await median(() =>
+      jsonbPage(db, id, sql`data->>'s' = 'v7'`, sql`(data->>'n')::numeric`),
+    );
+    const jb = await median(() =>
+      jsonbPage(db, id, sql`(data->>'n')::numeric >= 99000`, sql`created_at`),
+    );
+    const je = await median(() =>
+      jsonbPage(db, id, sql`(data->>'c')::numeric = 7`, sql`created_at`),
+    );
+    results[size] = [a, b, e, ja, jb, je];
+    console.log(
+      `${String(size).padEnd(9)} | ${[a, b, e, ja, jb, je].map((v) => v.toFixed(2).padStart(9)).join(' | ')}`,
+    );
+  }
+  const small = results[SIZES[0]!]!;
+  const large = results[SIZES[SIZES.length - 1]!]!;
+  console.log(
+    `\nratio largest/smallest list: (a) ${(large[0]! / small[0]!).toFixed(2)}x  (b) ${(large[1]! / small[1]!).toFixed(2)}x  (e) ${(large[2]! / small[2]!).toFixed(2)}x  (target <= 6x)`,
+  );
+  console.log(
+    `slots vs JSONB plan at the largest list: (a) ${pct(large[0]!, large[3]!)}  (b) ${pct(large[1]!, large[4]!)}  (e) ${pct(large[2]!, large[5]!)}  (target <= 2 %)`,
+  );
+
+  const big = lists.ids[SIZES[SIZES.length - 1]!]!;
+  const base = { schemaId: big, limit: 50, path: 'http://bench/api/v1/getListItems' };
+  const lastPage = Math.ceil(SIZES[SIZES.length - 1]! / 50);
+  console.log('\nother shapes at the largest list (ms):');
+  console.log(
+    `  unfiltered, default order, page 1:      ${(await median(() => listRecords(ctx, { ...base, page: 1 }))).toFixed(2)}`,
+  );
+  console.log(
+    `  unfiltered, default order, last page:   ${(await median(() => listRecords(ctx, { ...base, page: lastPage }))).toFixed(2)}`,
+  );
+  console.log(
+    `  unfiltered, order by n (nullable slot): ${(await median(() => listRecords(ctx, { ...base, page: 1, orderBy: 'n,asc' }))).toFixed(2)}`,
+  );
+  console.log(
+    `  like '%7%' on the string slot (no trigram index): ${(await median(() => listRecords(ctx, { ...base, page: 1, filters: { s: 'like,%77%' } }))).toFixed(2)}`,
+  );
+
+  await insertRates(db, ctx, lists.insertList);
+  await handle.close();
+}
+
+function pct(slot: number, jsonb: number) {
+  return `${((slot / jsonb) * 100).toFixed(2)} %`;
+}
+
+async function jsonbPage(
+  db: ReturnType<typeof connectPostgres>['db'],
+  listId: string,
+  where: SQL,
+  order: SQL,
+) {
+  const cond = sql`schema_id = ${listId} and ${where}`;
+  await Promise.all([
+    db.execute(sql`select id, data from list_items where ${cond} order by ${order}, id limit 50`),
+    db.execute(sql`select count(*) from list_items where ${cond}`),
+  ]);
+}
+
+async function ensureData(db: ReturnType<typeof connectPostgres>['db'], load: boolean) {
+  if (!load) {
+    const rows = (await db.execute(
+      sql`select id, name, owner_id from list_schemas`,
+    )) as unknown as { rows: { id: string; name: string; owner_id: number }[] };
+    const ids: Record<number, string> = {};
+    let insertList = '';
+    for (const r of rows.rows) {
+      if (r.name.startsWith('size ')) ids[Number(r.name.slice(5))] = r.id;
+      if (r.name === 'inserts') insertList = r.id;
+    }
+    return { ids, insertList, ownerId: Number(rows.rows[0]!.owner_id) };
+  }
+  const account = await createAccount(db, { email: `bench${Date.now()}@bench.test` });
+  const project = await createProject(db, account.id, 'bench');
+  const ids: Record<number, string> = {};
+  const makeList = async (name: string) => {
+    const id = `bench-${name.replace(' ', '-')}`;
+    await db
+      .insert(listSchemas)
+      .values({ id, projectUuid: project.uuid, ownerId: account.id, name, fields: FIELDS });
+    return id;
+  };
+  for (const size of SIZES) ids[size] = await makeList(`size ${size}`);
+  const insertList = await makeList('inserts');
+  // Rows of all lists interleaved, as in a live table: row g goes to the list whose share
+  // of the total it falls in, round-robin weighted by size.
+  const total = SIZES.reduce((a, b) => a + b, 0);
+  const started = Date.now();
+  const lists = SIZES.map((size) => ({ size, id: ids[size]! }));
+  const perContact = 20;
+  const series = lists.map(
+    ({
+      size,
+      id,
+    }) => sql`select ${id}::text as list, k, ${Math.max(1, size / perContact)}::int as contacts,
+      k::float8 * ${total / size} as pos from generate_series(0, ${size - 1}) as k`,
+  );
+  // One insert in global position order, so the lists' rows are physically interleaved.
+  await db.execute(sql`
+    insert into list_items (id, schema_id, data, t1, n1, contact_id, created_at, updated_at)
+    select list || '-' || lpad(k::text, 8, '0'), list,
+           jsonb_build_object('s', 'v' || (k % 200), 'n', (k * 7919) % 100000, 'c', 1 + (k % contacts)),
+           'v' || (k % 200), (k * 7919) % 100000, 1 + (k % contacts),
+           timestamptz '2024-01-01' + pos * interval '1 second',
+           timestamptz '2024-01-01' + pos * interval '1 second'
+    from (${sql.join(series, sql` union all `)}) as rows
+    order by pos`);
+  for (const { size, id } of lists) {
+    await db.execute(sql`update list_schemas set item_count = ${size} where id = ${id}`);
+  }
+  await db.execute(sql`vacuum analyze list_items`);
+  console.log(`loaded ${total} rows in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return { ids, insertList, ownerId: account.id };
+}
+
+async function insertRates(
+  db: ReturnType<typeof connectPostgres>['db'],
+  ctx: RecordContext,
+  listId: string,
+) {
+  await db.execute(sql`drop table if exists bench_base`);
+  await db.execute(sql`create table bench_base (id text primary key, schema_id text not null, data jsonb not null,
+    created_at timestamptz not null default now(), updated_at timestamptz not null default now())`);
+  await db.execute(sql`create index on bench_base (schema_id, created_at, id)`);
+  const rate = async (label: string, fn: (i: number) => Promise<unknown>) => {
+    for (let i = 0; i < 200; i++) await fn(-i - 1);
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < INSERTS; i++) await fn(i);
+    const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+    const perSecond = INSERTS / seconds;
+    console.log(`  ${label.padEnd(58)} ${perSecond.toFixed(0).padStart(7)} rows/s`);
+    return perSecond;
+  };
+  const stamp = Date.now();
+  console.log(`\nsingle-row inserts, one connection, ${INSERTS} rows each:`);
+  const baseRate = await rate('table with only the pk and (schema_id, created_at, id)', (i) =>
+    db.execute(
+      sql`insert into bench_base (id, schema_id, data) values (${`b${stamp}-${i}`}, ${listId}, ${JSON.stringify({ s: 'v1', n: i, c: 3 })}::jsonb)`,
+    ),
+  );
+  const slotRate = await rate('list_items with 3 slots (all slot indexes)', (i) =>
+    db.execute(
+      sql`insert into list_items (id, schema_id, data, t1, n1, contact_id) values (${`s${stamp}-${i}`}, ${listId}, ${JSON.stringify({ s: 'v1', n: i, c: 3 })}::jsonb, 'v1', ${i}, 3)`,
+    ),
+  );
+  // the whole addListItem path minus HTTP: lookup, validation, counter, insert (contact check
+  // skipped: the bench has no contacts table rows, so the list's contact field is left empty)
+  const fullRate = await rate('addListItem path (lookup, validate, counter + insert tx)', (i) =>
+    addRecord(ctx, listId, { s: 'v1', n: i }),
+  );
+  console.log(
+    `  slots / base: ${((slotRate / baseRate) * 100).toFixed(0)} %   addListItem path / base: ${((fullRate / baseRate) * 100).toFixed(0)} %  (target >= 50 %)`,
+  );
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});
