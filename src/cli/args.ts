@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError, type Command, type FlagSpec } from './command.js';
@@ -66,6 +67,8 @@ function checkFlag(
   if (spec.kind === 'email' && !email.safeParse(value).success) {
     throw new UsageError(`--${name} must be an email address (got '${value}')`);
   }
+  // `npm run` moves to the package root; INIT_CWD is where the operator was.
+  if (spec.kind === 'path') return path.resolve(process.env.INIT_CWD ?? process.cwd(), value);
   return value;
 }
 

@@ -4,12 +4,13 @@ import type { Database } from '../db/client.js';
 
 /**
  * One flag of one command. `kind` says how the text is checked before anything opens the
- * database, so a typo costs no connection: `id` is a positive integer, `email` an address.
+ * database, so a typo costs no connection: `id` is a positive integer, `email` an address,
+ * `path` a file path made absolute against the directory the operator typed the command in.
  */
 export interface FlagSpec {
   description: string;
   required?: boolean;
-  kind?: 'text' | 'id' | 'email';
+  kind?: 'text' | 'id' | 'email' | 'path';
   /** the only accepted values (e.g. `pro`, `free`) */
   choices?: readonly string[];
   /** shown in --help as `--flag <placeholder>` */

@@ -322,6 +322,7 @@ describe.concurrent('usage errors: exit 2 and one line, before any database work
       'project create',
       'project add-member',
       'bot create',
+      'contact import',
     ]) {
       expect(res.stdout).toContain(name);
     }
