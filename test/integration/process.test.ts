@@ -67,6 +67,15 @@ class PostgresProxy {
   }
 }
 
+/** Polls `check` every 50 ms until it holds; fails after 10 s. */
+async function until(check: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached within 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 async function getJson(url: string) {
   const res = await fetch(url);
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -74,7 +83,7 @@ async function getJson(url: string) {
 
 describe('graceful shutdown (issue 2 item 15)', () => {
   it('on SIGTERM it stops accepting, finishes the in-flight request and exits 0 within 10 s', async () => {
-    const server = await startServer(serverEnv());
+    const server = await startServer({ ...serverEnv(), LOG_LEVEL: 'info' });
     const { port } = new URL(server.url);
     const body = JSON.stringify({ api_token: tenant.apiKey });
     const half = Math.floor(body.length / 2);
@@ -90,13 +99,18 @@ describe('graceful shutdown (issue 2 item 15)', () => {
         `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
         body.slice(0, half),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // the server has the request (its headers are logged) before the signal is sent
+    await until(() => /"url":"\/api\/v1\/getMe".*"incoming request"/.test(server.stdout()));
 
     const signalledAt = Date.now();
     server.child.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 500));
-    // no longer accepting: a new connection is refused
-    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    // no longer accepting: new connections are refused while the request is still open
+    await until(() =>
+      fetch(`${server.url}/healthz`).then(
+        () => false,
+        () => true,
+      ),
+    );
     expect(server.child.exitCode).toBeNull();
 
     socket.write(body.slice(half));
