@@ -68,9 +68,16 @@ export async function eraseFieldValues(
         cursorId: cursor.id,
         touchedAt: sql`now()`,
       })
-      .where(key)
+      .where(
+        and(
+          key,
+          sql`exists (select 1 from list_schemas s
+        where s.id = ${erasure.schemaId} and s.deleted_at is null)`,
+        ),
+      )
       .returning({ slug: listFieldErasures.slug });
-    if (saving.length === 0) return true; // the list was removed meanwhile
+    // The list was deleted meanwhile: reclaim.ts removes its records wholesale.
+    if (saving.length === 0) return true;
   }
   await db.delete(listFieldErasures).where(key);
   return true;
