@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { keyId } from '../../src/lists/encryption/cipher.js';
+import { createFieldCipher, keyId } from '../../src/lists/encryption/cipher.js';
+import { resealEncryptedValues } from '../../src/lists/encryption/reseal.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, rawRecord, type TestList } from '../helpers/lists.js';
@@ -127,5 +128,27 @@ describe('encrypted fields (spec 2.2 is_encryptable, 2.3, 4.7 rule 5)', () => {
     } finally {
       await rotated.close();
     }
+  });
+
+  it('re-seals values under retired keys with the current key, so the old key can be dropped', async () => {
+    const oldKey = t.config.encryptionKey!;
+    const added = await call(
+      t.app,
+      'addListItem',
+      { schema_id: list.id, data: { name: 'reseal', secret: 'rotate me', salary: 7 } },
+      { key: key() },
+    );
+    const newKey = Buffer.alloc(32, 11).toString('base64');
+    // every key that still seals something is listed, as the rotation procedure says
+    const earlierRotation = Buffer.alloc(32, 9).toString('base64');
+    const rotating = createFieldCipher(newKey, [oldKey, earlierRotation]);
+    const first = await resealEncryptedValues(t.db, rotating, 2);
+    expect(first.resealed).toBeGreaterThan(0);
+    expect((await resealEncryptedValues(t.db, rotating, 2)).resealed).toBe(0);
+    const onlyNew = createFieldCipher(newKey);
+    const raw = (await rawRecord(t.db, added.body.data.id))!.data as Record<string, string>;
+    expect(JSON.parse(onlyNew.decrypt(raw.secret!))).toBe('rotate me');
+    expect(JSON.parse(onlyNew.decrypt(raw.salary!))).toBe('7');
+    expect(raw.name).toBe('reseal');
   });
 });

@@ -10,6 +10,8 @@ export interface FieldCipher {
   /** Throws on a tampered, truncated or foreign ciphertext; never returns garbage. */
   decrypt(envelope: string): string;
   isEnvelope(value: unknown): value is string;
+  /** True when the value was sealed under a key other than the current one (rotation). */
+  needsReseal(envelope: string): boolean;
 }
 
 const PREFIX = 'enc:v1:';
@@ -64,6 +66,9 @@ export function createFieldCipher(primaryKeyB64: string, oldKeysB64: string[] = 
     },
     isEnvelope(value): value is string {
       return typeof value === 'string' && value.startsWith(PREFIX);
+    },
+    needsReseal(envelope) {
+      return !envelope.startsWith(`${PREFIX}${primaryId}:`);
     },
   };
 }
