@@ -45,11 +45,24 @@ export async function importContacts(
     counts.failed++;
     onProgress({ type: 'failure', line, reason });
   };
+  // One batch is written while the next is parsed (Postgres and Node work side by side);
+  // a batch's write starts only after the previous one ended, so lines apply in order.
+  let writing: Promise<unknown> = Promise.resolve();
+  let writeError: { err: unknown } | undefined;
+  const settle = async () => {
+    await writing;
+    if (writeError) throw writeError.err;
+  };
   const flush = async () => {
-    if (batch.length > 0) await writeBatch(db, bot, batch, counts, fail);
+    await settle();
+    const records = batch;
+    const upTo = lines;
     batch = [];
     keys.clear();
-    onProgress({ type: 'progress', lines, ...counts });
+    writing = writeBatch(db, bot, records, counts, fail).then(
+      () => onProgress({ type: 'progress', lines: upTo, ...counts }),
+      (err: unknown) => (writeError = { err }),
+    );
   };
 
   for await (const raw of input) {
@@ -69,6 +82,7 @@ export async function importContacts(
     if (batch.length >= IMPORT_BATCH_SIZE) await flush();
   }
   await flush();
+  await settle();
   return counts;
 }
 
@@ -83,6 +97,7 @@ async function writeBatch(
   counts: ImportCounts,
   fail: (line: number, reason: string) => void,
 ): Promise<void> {
+  if (batch.length === 0) return;
   try {
     add(counts, await writeImportBatch(db, bot, batch));
     return;

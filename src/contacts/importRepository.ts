@@ -74,9 +74,9 @@ async function updateExisting(db: Db, bot: ImportBot, records: ImportRecord[]) {
 }
 
 /**
- * Inserts the rest. Ids are drawn first so each line knows its contact; a line whose
- * messenger ID was inserted meanwhile by someone else is skipped (ON CONFLICT DO NOTHING)
- * and comes back unresolved, to be updated on the next round.
+ * Inserts the lines whose messenger ID is new to the bot. Ids are drawn first so each line
+ * knows its contact; a line whose messenger ID exists (or is being inserted by someone
+ * else, whom ON CONFLICT waits for) is skipped, to be updated.
  */
 async function insertNew(db: Db, bot: ImportBot, records: ImportRecord[]) {
   if (records.length === 0) return new Map<number, number>();
@@ -118,7 +118,7 @@ async function upsertVariables(db: Db, records: ImportRecord[], ids: Map<number,
   );
 }
 
-/** How many rounds a line may lose to concurrent inserts before the batch gives up. */
+/** How many rounds a line may lose to concurrent deletes before the batch gives up. */
 const MAX_ROUNDS = 3;
 
 /**
@@ -138,17 +138,19 @@ export async function writeImportBatch(
     // preview contacts are test contacts, not subscribers (spec 4.11)
     let newSubscribers = 0;
     let pending = records;
+    // Insert first (a fresh import is one statement); lines whose messenger ID exists are
+    // then updated. A line found in neither (its contact deleted meanwhile) goes round again.
     for (let round = 0; pending.length > 0; round++) {
-      if (round === MAX_ROUNDS) throw new Error('messenger IDs kept being inserted concurrently');
-      const found = await updateExisting(tx, bot, pending);
-      const fresh = await insertNew(
+      if (round === MAX_ROUNDS) throw new Error('contacts kept changing under the import');
+      const fresh = await insertNew(tx, bot, pending);
+      const found = await updateExisting(
         tx,
         bot,
-        pending.filter((r) => !found.has(r.line)),
+        pending.filter((r) => !fresh.has(r.line)),
       );
-      for (const [line, id] of [...found, ...fresh]) ids.set(line, id);
-      updated += found.size;
+      for (const [line, id] of [...fresh, ...found]) ids.set(line, id);
       imported += fresh.size;
+      updated += found.size;
       newSubscribers += pending.filter(
         (r) => fresh.has(r.line) && r.values.preview !== true,
       ).length;

@@ -118,11 +118,14 @@ export async function pageOfContacts(
 ): Promise<StoredContact[]> {
   const rows = await queryRows<StoredContact>(
     db,
+    // `= ANY(ARRAY(…))` keeps the fetch an index scan on the primary key; a join here
+    // may be planned as a hash join over a sequential scan of every contact.
     sql`SELECT ${contactColumns}
-        FROM (SELECT id FROM contacts
-              WHERE ${listingWhere(scope, filters)} AND id > ${afterId}
-              ORDER BY id OFFSET ${skip} LIMIT ${limit}) k
-        JOIN contacts c ON c.id = k.id
+        FROM contacts c
+        WHERE c.id = ANY(ARRAY(
+          SELECT id FROM contacts
+          WHERE ${listingWhere(scope, filters)} AND id > ${afterId}
+          ORDER BY id OFFSET ${skip} LIMIT ${limit}))
         ORDER BY c.id`,
   );
   return rows.map(normalise);

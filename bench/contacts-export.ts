@@ -1,0 +1,246 @@
+/**
+ * Contacts benchmark (issue 4 items 7 and 8; design: shared/design/record-storage.md).
+ *
+ * 1. Imports N contacts (default 1,000,000) into one bot through `importContacts` (the code
+ *    behind `contact import`), from NDJSON lines generated on the fly: the import rate.
+ * 2. Exports them through the real getContacts route (app.inject: auth, rate limit,
+ *    validation, JSON) in offset mode, `limit` per page, in sequence: first and last page.
+ * 3. Jumps cold (no remembered positions) to the first and to the last page.
+ * 4. Exports the same rows by keyset (`id > last`) straight from the repository, the floor
+ *    an export can reach, and one plain `OFFSET` last page for comparison.
+ *
+ *   npx tsx bench/contacts-export.ts [--contacts 1000000] [--limit 1000] [--runs 5] [--reuse]
+ * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with
+ * a database of its own, `lk_bench_contacts`, and REDIS_URL (default redis://127.0.0.1:6379)
+ * under a key prefix of its own. Trust ratios more than absolute times.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import pg from 'pg';
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { importContacts } from '../src/contacts/import.js';
+import { presentContact } from '../src/contacts/presenter.js';
+import { contactColumns, pageOfContacts } from '../src/contacts/repository.js';
+import { connectPostgres, queryRows } from '../src/db/client.js';
+import { migratePostgres } from '../src/db/migrate.js';
+import { createAccount } from '../src/operator/accounts.js';
+import { createBot } from '../src/operator/bots.js';
+import { createProject } from '../src/operator/projects.js';
+import { createRuntime } from '../src/runtime.js';
+
+const args = process.argv.slice(2);
+const arg = (name: string, fallback: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 && args[i + 1] ? args[i + 1]! : fallback;
+};
+const CONTACTS = Number(arg('contacts', '1000000'));
+const LIMIT = Number(arg('limit', '1000'));
+const RUNS = Number(arg('runs', '5'));
+const REUSE = args.includes('--reuse');
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const DB_NAME = 'lk_bench_contacts';
+const ENCRYPTION_KEY = Buffer.alloc(32, 3).toString('base64');
+
+const urlFor = (name: string) => {
+  const url = new URL(SERVER);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+async function admin(query: string) {
+  const client = new pg.Client({ connectionString: SERVER });
+  await client.connect();
+  try {
+    return await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const fmt = (x: number) => x.toFixed(1);
+
+/** NDJSON as an export of another system would give it: a spec 2.4 contact per line. */
+async function* contactLines(n: number): AsyncIterable<string> {
+  const start = Date.parse('2023-01-01T00:00:00Z');
+  for (let i = 0; i < n; i++) {
+    yield JSON.stringify({
+      messenger: 'telegram',
+      telegram_id: 100_000_000 + i,
+      telegram_username: `user${i}`,
+      name: `Contact ${i}`,
+      phone: `7999${String(i).padStart(7, '0')}`,
+      email: i % 3 === 0 ? `c${i}@example.test` : null,
+      tags: i % 5 === 0 ? ['vip', 'imported'] : ['imported'],
+      created_at: new Date(start + i * 1000).toISOString(),
+      unsubscribed_at: null,
+      preview: i % 100 === 99,
+      ...(i % 10 === 0 ? { utm: { utm_source: 'ads', utm_campaign: `c${i % 7}` } } : {}),
+    });
+  }
+}
+
+async function main() {
+  const exists = (await admin(`select 1 from pg_database where datname = '${DB_NAME}'`)).rowCount;
+  if (!REUSE || !exists) {
+    await admin(`drop database if exists ${DB_NAME} with (force)`);
+    await admin(`create database ${DB_NAME}`);
+    await migratePostgres(urlFor(DB_NAME));
+  }
+  const url = urlFor(DB_NAME);
+  const handle = connectPostgres(url, pino({ level: 'silent' }));
+  const db = handle.db;
+
+  let apiKey: string;
+  let botId: number;
+  const reused = REUSE && exists ? await existingTenant() : undefined;
+  if (reused) {
+    ({ apiKey, botId } = reused);
+    console.log(`reusing ${DB_NAME}: bot ${botId}`);
+  } else {
+    const account = await createAccount(db, { email: `bench-${Date.now()}@example.test` });
+    const project = await createProject(db, account.id, 'Bench');
+    botId = (await createBot(db, project.uuid, 'Bench')).id;
+    apiKey = account.api_key;
+    console.log(`importing ${CONTACTS} contacts (1 % preview, 10 % with two utm variables)…`);
+    const start = process.hrtime.bigint();
+    const counts = await importContacts(db, botId, contactLines(CONTACTS));
+    const seconds = ms(start) / 1000;
+    console.log(
+      `| import | ${counts.imported} contacts in ${seconds.toFixed(1)} s | ${Math.round(counts.imported / seconds)} contacts/s |`,
+    );
+    await db.execute(sql`VACUUM ANALYZE contacts`);
+    await db.execute(sql`VACUUM ANALYZE contact_variables`);
+    // an api key is only shown once: keep it for --reuse
+    await db.execute(sql`CREATE TABLE IF NOT EXISTS bench_tenant (api_key text, bot_id bigint)`);
+    await db.execute(sql`INSERT INTO bench_tenant VALUES (${apiKey}, ${botId})`);
+  }
+
+  const config = loadConfig({
+    DATABASE_URL: url,
+    ENCRYPTION_KEY,
+    REDIS_URL,
+    RATE_LIMIT_PER_MINUTE: '10000000',
+    LOG_LEVEL: 'silent',
+  });
+  const prefix = `lk_bench:${randomBytes(4).toString('hex')}:`;
+  const runtime = createRuntime(
+    config,
+    { ...handle, close: async () => undefined },
+    pino({ level: 'silent' }),
+    {
+      redisPrefix: prefix,
+    },
+  );
+  const app = buildApp(runtime.deps);
+  await app.ready();
+  while (runtime.deps.redis?.status !== 'ready') await new Promise((r) => setTimeout(r, 20));
+
+  const getPage = async (offset: number) => {
+    const start = process.hrtime.bigint();
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/getContacts?bot_id=${botId}&offset=${offset}&limit=${LIMIT}`,
+      headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+    });
+    const took = ms(start);
+    if (res.statusCode !== 200)
+      throw new Error(`getContacts answered ${res.statusCode}: ${res.body}`);
+    const body = res.json() as { data: { id: number }[]; meta: { total: number } };
+    return { took, rows: body.data.length, total: body.meta.total };
+  };
+  const forgetHints = async () => {
+    const redis = runtime.deps.redis!;
+    const keys = await redis.keys(`${prefix}contacts:*`);
+    if (keys.length > 0) await redis.del(...keys);
+  };
+
+  // Sequential export, as a client pages through it.
+  await forgetHints();
+  const times: number[] = [];
+  let exportStart = process.hrtime.bigint();
+  let total = 0;
+  for (let offset = 0; ; offset += LIMIT) {
+    const page = await getPage(offset);
+    total = page.total;
+    if (page.rows === 0) break;
+    times.push(page.took);
+    if (page.rows < LIMIT) break;
+  }
+  const sequentialMs = ms(exportStart);
+  const first = times[0]!;
+  const last = times.at(-1)!;
+  const head = median(times.slice(0, 10));
+  const tail = median(times.slice(-10));
+
+  // Cold jumps: nothing remembered, so the deferred join does the OFFSET.
+  const lastOffset = Math.max(0, (Math.ceil(total / LIMIT) - 1) * LIMIT);
+  const cold = { first: [] as number[], last: [] as number[] };
+  for (let run = 0; run < RUNS; run++) {
+    await forgetHints();
+    cold.first.push((await getPage(0)).took);
+    await forgetHints();
+    cold.last.push((await getPage(lastOffset)).took);
+  }
+
+  // The floor: a keyset export from the repository, no HTTP, same columns and shape.
+  exportStart = process.hrtime.bigint();
+  for (let afterId = 0; ;) {
+    const rows = await pageOfContacts(db, { botId }, {}, { afterId, skip: 0, limit: LIMIT });
+    JSON.stringify(rows.map(presentContact));
+    if (rows.length < LIMIT) break;
+    afterId = rows.at(-1)!.id;
+  }
+  const keysetMs = ms(exportStart);
+
+  // What a plain OFFSET last page costs (one run: it is the slow path being avoided).
+  const plainStart = process.hrtime.bigint();
+  await queryRows(
+    db,
+    sql`SELECT ${contactColumns} FROM contacts c WHERE c.bot_id = ${botId} AND NOT c.preview
+        ORDER BY c.id OFFSET ${lastOffset} LIMIT ${LIMIT}`,
+  );
+  const plainLast = ms(plainStart);
+
+  console.log(
+    `\n${total} listed contacts, ${times.length} pages of ${LIMIT}, ms per page (HTTP inject):`,
+  );
+  console.log('| measurement | value | target |');
+  console.log('|---|---|---|');
+  console.log(`| sequential: first page | ${fmt(first)} ms (median of first 10: ${fmt(head)}) | |`);
+  console.log(`| sequential: last page | ${fmt(last)} ms (median of last 10: ${fmt(tail)}) | |`);
+  console.log(
+    `| sequential last / first (medians of 10) | ${(tail / head).toFixed(2)}× | ≤ 1.5× |`,
+  );
+  console.log(`| cold jump to first page (median of ${RUNS}) | ${fmt(median(cold.first))} ms | |`);
+  console.log(`| cold jump to last page (median of ${RUNS}) | ${fmt(median(cold.last))} ms | |`);
+  console.log(
+    `| cold last / sequential first | ${(median(cold.last) / head).toFixed(2)}× | ≤ 12× |`,
+  );
+  console.log(`| whole sequential export | ${(sequentialMs / 1000).toFixed(1)} s | |`);
+  console.log(`| keyset export (repository, no HTTP) | ${(keysetMs / 1000).toFixed(1)} s | |`);
+  console.log(`| sequential / keyset | ${(sequentialMs / keysetMs).toFixed(2)}× | ≤ 2× |`);
+  console.log(`| plain OFFSET last page (for comparison) | ${fmt(plainLast)} ms | |`);
+
+  await forgetHints();
+  await app.close();
+  await runtime.close();
+  await handle.close();
+
+  async function existingTenant() {
+    const [row] = await queryRows<{ api_key: string; bot_id: string | number }>(
+      db,
+      sql`SELECT api_key, bot_id FROM bench_tenant LIMIT 1`,
+    ).catch(() => []);
+    return row ? { apiKey: row.api_key, botId: Number(row.bot_id) } : undefined;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
