@@ -163,7 +163,7 @@ async function main() {
   await forgetHints();
   const times: number[] = [];
   let exportStart = process.hrtime.bigint();
-  let total = 0;
+  let total: number;
   for (let offset = 0; ; offset += LIMIT) {
     const page = await getPage(offset);
     total = page.total;
