@@ -22,7 +22,11 @@ export interface ImportRecord {
 export const MAX_VARIABLES = 500;
 const INT8_MAX = 9_223_372_036_854_775_807n;
 
-const text = (max: number) => z.string().max(max, `must not be longer than ${max} characters`);
+const text = (max: number) =>
+  z
+    .string()
+    .max(max, `must not be longer than ${max} characters`)
+    .refine((s) => !s.includes('\0'), 'must not contain NUL characters');
 const nullableText = (max: number) => text(max).nullable();
 const isoTime = z
   .string()
@@ -76,7 +80,7 @@ const lineSchema = z.object({
       z.object({
         name: text(255).min(1),
         value: z
-          .union([z.string(), z.number(), z.boolean()])
+          .union([text(65_535), z.number(), z.boolean()])
           .nullable()
           .optional()
           .transform((v) => (v === undefined || v === null ? null : String(v))),

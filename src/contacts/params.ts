@@ -50,14 +50,15 @@ export function toFilters(p: { bot_id?: number; date_from?: number; date_to?: nu
   return filters;
 }
 
+/** Text of at most `max` characters; NUL is refused (Postgres text cannot hold it). */
+export const textOf = (field: string, max = 255) =>
+  z
+    .string({ error: `The ${field} field must be a string.` })
+    .max(max, `The ${field} field must not be greater than ${max} characters.`)
+    .refine((s) => !s.includes('\0'), `The ${field} field must not contain NUL characters.`);
+
 export const optionalText = (field: string, max = 255) =>
-  z.preprocess(
-    blankToUndefined,
-    z
-      .string({ error: `The ${field} field must be a string.` })
-      .max(max, `The ${field} field must not be greater than ${max} characters.`)
-      .optional(),
-  );
+  z.preprocess(blankToUndefined, textOf(field, max).optional());
 
 /** Spec 4.13: `+` then digits, 9 to 16 characters with the `+`; kept without it. */
 export const PHONE_PATTERN = /^\+\d{8,15}$/;
@@ -89,7 +90,8 @@ export const tagsParam = () =>
       .array(
         z
           .string({ error: 'The tags field must contain only strings.' })
-          .max(255, 'The tags field must not contain a tag longer than 255 characters.'),
+          .max(255, 'The tags field must not contain a tag longer than 255 characters.')
+          .refine((s) => !s.includes('\0'), 'The tags field must not contain NUL characters.'),
         { error: 'The tags field must be an array.' },
       )
       // a refine, not .max(): zod's array size check would stop the other fields' checks

@@ -7,6 +7,7 @@ import {
   optionalText,
   phoneParam,
   tagsParam,
+  textOf,
 } from '../contacts/params.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact } from '../contacts/upsertRepository.js';
@@ -32,12 +33,7 @@ const params = z
         error: 'The messenger field must be one of: telegram, max, viber, vk.',
       }),
     ),
-    name: z.preprocess(
-      blankToUndefined,
-      z
-        .string({ error: 'The name field must be a string.' })
-        .max(255, 'The name field must not be greater than 255 characters.'),
-    ),
+    name: z.preprocess(blankToUndefined, textOf('name')),
     telegram_id: messengerIdParam('telegram_id'),
     telegram_username: usernameParam('telegram_username'),
     max_id: messengerIdParam('max_id'),

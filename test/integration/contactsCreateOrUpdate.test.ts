@@ -382,6 +382,10 @@ describe('createOrUpdateContact refuses (spec 4.13, 7)', () => {
     [{ telegram_id: 0 }, 'telegram_id'],
     [{ bot_id: 'x' }, 'bot_id'],
     [{ name: 'n'.repeat(256) }, 'name'],
+    // Postgres text cannot hold NUL: refused up front instead of failing the write
+    [{ name: 'a\u0000b' }, 'name'],
+    [{ address: 'a\u0000b' }, 'address'],
+    [{ tags: ['a\u0000b'] }, 'tags.0'],
   ])('answers 422 for %o under %s', async (override, key) => {
     const res = await upsert({
       bot_id: owner.botId,
