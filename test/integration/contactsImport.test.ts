@@ -130,12 +130,13 @@ describe('contact import (contract/operations.md, issue 4 item 8)', () => {
     expect(reasons[6]).toMatch(/email/);
     expect(reasons[7]).toMatch(/JSON object/);
     expect(reasons[8]).toMatch(/database/);
+    expect(reasons[10]).toMatch(/name: must not contain NUL/);
     expect(events.at(-1)).toEqual({
       type: 'progress',
-      lines: 9,
+      lines: 10,
       imported: 2,
       updated: 0,
-      failed: 6,
+      failed: 7,
     });
     expect((await exportBot(botId)).map((c) => c.name)).toEqual(['ok 1', 'ok 2']);
   });
