@@ -19,6 +19,7 @@ export const SLOT_PROPERTY: Record<SlotColumn, keyof ItemInsert> = {
 
 const TIME_SLOTS = new Set<string>(['d1', 'd2']);
 const INTEGER_SLOTS = new Set<string>(['contact_id', 'bot_id']);
+const TEXT_SLOTS = new Set<string>(['t1', 't2', 't3']);
 
 export function isSlotColumn(name: string | undefined): name is SlotColumn {
   return name !== undefined && Object.hasOwn(SLOT_PROPERTY, name);
@@ -29,4 +30,20 @@ export function slotBinding(slot: SlotColumn, text: string): string | number | D
   if (TIME_SLOTS.has(slot)) return new Date(text);
   if (INTEGER_SLOTS.has(slot)) return Number(text);
   return text;
+}
+
+/** The SQL type a slot's text is cast to when bound as a parameter. */
+export function slotSqlType(slot: SlotColumn): 'text' | 'numeric' | 'timestamptz' | 'bigint' {
+  if (TIME_SLOTS.has(slot)) return 'timestamptz';
+  if (INTEGER_SLOTS.has(slot)) return 'bigint';
+  return TEXT_SLOTS.has(slot) ? 'text' : 'numeric';
+}
+
+/** Slot texts → drizzle `set`/`values` properties. */
+export function slotProperties(slots: Partial<Record<SlotColumn, string>>) {
+  const out: Record<string, string | number | Date> = {};
+  for (const [slot, text] of Object.entries(slots) as [SlotColumn, string][]) {
+    out[SLOT_PROPERTY[slot]] = slotBinding(slot, text);
+  }
+  return out;
 }

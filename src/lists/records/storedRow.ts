@@ -1,14 +1,15 @@
 import type { StoredField } from '../../db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { fieldTypeOf } from '../field-types/registry.js';
-import { isSlotColumn, slotBinding, SLOT_PROPERTY } from './slotColumns.js';
+import type { SlotColumn } from '../slots.js';
+import { isSlotColumn } from './slotColumns.js';
 import type { FieldValues } from './validateData.js';
 
 export interface StoredChanges {
   /** slug → value for `list_items.data` (ciphertext for encrypted fields) */
   data: Record<string, unknown>;
-  /** drizzle property → value for the slot columns of the fields written */
-  slots: Record<string, string | number | Date>;
+  /** slot column → its text (see FieldType.toSlot), for the slotted fields written */
+  slots: Partial<Record<SlotColumn, string>>;
 }
 
 /**
@@ -22,7 +23,7 @@ export function toStoredChanges(
   cipher: FieldCipher,
 ): StoredChanges {
   const data: Record<string, unknown> = {};
-  const slots: Record<string, string | number | Date> = {};
+  const slots: Partial<Record<SlotColumn, string>> = {};
   for (const field of fields) {
     const value = values.get(field.slug);
     if (value === undefined) continue;
@@ -32,7 +33,7 @@ export function toStoredChanges(
     }
     data[field.slug] = value;
     if (isSlotColumn(field.slot)) {
-      slots[SLOT_PROPERTY[field.slot]] = slotBinding(field.slot, fieldTypeOf(field).toSlot(value));
+      slots[field.slot] = fieldTypeOf(field).toSlot(value);
     }
   }
   return { data, slots };

@@ -1,0 +1,56 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listSchemas } from '../../src/db/schema/listSchemas.js';
+import { ApiError } from '../../src/http/errors.js';
+import { FieldsChanged, insertRecord } from '../../src/lists/records/recordWrites.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/** The insert statement's guards: counter and record go together, or neither does. */
+let t: TestApp;
+let owner: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const changes = { data: { a: 'x' }, slots: { t1: 'x' } };
+
+describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
+  it('writes the record, its slot and the counter together', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const row = await insertRecord(
+      t.db,
+      list.id,
+      list.fields,
+      changes,
+      new Date('2024-01-01T00:00:00Z'),
+    );
+    expect(await itemCount(t.db, list.id)).toBe(1);
+    expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
+  });
+
+  it('inserts nothing and reports FieldsChanged when the fields moved after validation', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const moved = [{ ...list.fields[0]!, slot: 't2' }];
+    await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
+    await expect(
+      insertRecord(t.db, list.id, list.fields, changes, new Date()),
+    ).rejects.toBeInstanceOf(FieldsChanged);
+    expect(await itemCount(t.db, list.id)).toBe(0);
+  });
+
+  it('inserts nothing and answers 404 when the list was deleted meanwhile', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    await markListDeleted(t.db, list.id);
+    const err = await insertRecord(t.db, list.id, list.fields, changes, new Date()).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).status).toBe(404);
+    expect(await itemCount(t.db, list.id)).toBe(0);
+  });
+});
