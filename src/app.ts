@@ -67,6 +67,7 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { querystringParser: parseQueryForRouter },
     frameworkErrors: handleFrameworkError,
+    trustProxy: deps.config.trustProxy,
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     forceCloseConnections: 'idle',

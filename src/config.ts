@@ -38,6 +38,27 @@ const port = z.coerce
   .min(0, 'must be a port number (0-65535)')
   .max(65535, 'must be a port number (0-65535)');
 
+/**
+ * `true` (believe every hop), `false`, or the proxies to believe: addresses, CIDRs or
+ * proxy-addr's names (`loopback`, `linklocal`, `uniquelocal`), separated by commas.
+ * Unset: the TCP peer is the client and X-Forwarded-For is ignored (it is easily forged).
+ */
+const trustProxy = z.string().transform((text, ctx): boolean | string[] => {
+  const value = text.trim();
+  if (value === 'true' || value === 'false') return value === 'true';
+  const proxies = value.split(',').map((a) => a.trim());
+  // IPv4 dotted quads or IPv6 (with a colon), optionally as CIDRs; hop counts are not
+  // accepted (Fastify ignores them, failing closed).
+  const known =
+    /^((\d{1,3}\.){3}\d{1,3}(\/\d{1,2})?|[0-9a-fA-F.]*:[0-9a-fA-F.:]*(\/\d{1,3})?|loopback|linklocal|uniquelocal)$/;
+  if (proxies.every((a) => known.test(a))) return proxies;
+  ctx.addIssue({
+    code: 'custom',
+    message: 'must be true, false, or proxy addresses/CIDRs separated by commas',
+  });
+  return z.NEVER;
+});
+
 /** Every environment variable the service reads (docs: README "Configuration"). */
 const envSchema = z.object({
   DATABASE_URL: z
@@ -61,6 +82,14 @@ const envSchema = z.object({
     .int('must be a positive integer')
     .min(1, 'must be a positive integer')
     .default(120),
+  /** unknown keys allowed per client IP per minute before its keyed requests get 429 */
+  FAILED_AUTH_PER_MINUTE: z.coerce
+    .number({ error: 'must be a positive integer' })
+    .int('must be a positive integer')
+    .min(1, 'must be a positive integer')
+    .default(30),
+  /** which X-Forwarded-For hops to believe for the client IP (Fastify's trustProxy) */
+  TRUST_PROXY: trustProxy.optional(),
   ENCRYPTION_KEY: encryptionKey.optional(),
   ENCRYPTION_OLD_KEYS: z
     .string()
@@ -88,6 +117,10 @@ export interface Config {
   port: number;
   baseUrl: string;
   rateLimitPerMinute: number;
+  /** unknown keys per client IP per minute (docs/api-conventions.md) */
+  failedAuthPerMinute: number;
+  /** Fastify's trustProxy: decides request.ip behind proxies */
+  trustProxy: boolean | string[];
   /** base64 key for encrypted fields; in embedded mode filled in from DATA_DIR at start. */
   encryptionKey: string | undefined;
   /** retired keys still accepted for reading (rotation) */
@@ -141,6 +174,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: e.PORT,
     baseUrl: (e.BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY ?? false,
     encryptionKey: e.ENCRYPTION_KEY,
     encryptionOldKeys: e.ENCRYPTION_OLD_KEYS ?? [],
     deprecatedMethods: deprecated,

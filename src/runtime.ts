@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
 import { createKeyLookup } from './auth/accountRepository.js';
 import { createAuthenticator } from './auth/authenticate.js';
+import { failedAttemptsIn } from './auth/failedAttempts.js';
 import { keyEpochReader, subscribeKeyCache } from './auth/invalidation.js';
 import { KeyCache } from './auth/keyCache.js';
 import type { Config } from './config.js';
@@ -35,22 +36,26 @@ export function createRuntime(
   const clock = options.clock ?? (() => new Date());
   const redisPrefix = options.redisPrefix ?? 'lk:';
   const keyCache = new KeyCache();
-  const memory = new MemoryLimiter(config.rateLimitPerMinute);
 
   let redis: Redis | undefined;
   let subscriber: Redis | undefined;
-  let limiter: RateLimiter = memory;
   if (config.redisUrl) {
     redis = connectRedis(config.redisUrl, log, 'listkeeper');
     subscriber = connectRedis(config.redisUrl, log, 'listkeeper-sub');
     subscribeKeyCache(subscriber, keyCache, log);
-    limiter = new FallbackLimiter(
-      redis,
-      new RedisLimiter(redis, config.rateLimitPerMinute, redisPrefix),
-      memory,
-      log,
-    );
   }
+  /** Shared through Redis when there is one (falling back in-process), else in-process. */
+  const limiterFor = (limit: number, name: string): RateLimiter =>
+    redis
+      ? new FallbackLimiter(
+          redis,
+          new RedisLimiter(redis, limit, redisPrefix),
+          new MemoryLimiter(limit),
+          log,
+          name,
+        )
+      : new MemoryLimiter(limit);
+  const limiter = limiterFor(config.rateLimitPerMinute, 'rate limiter');
 
   const deps: AppDeps = {
     config,
@@ -62,7 +67,12 @@ export function createRuntime(
       createKeyLookup(database.db),
       keyCache,
       () => clock().getTime(),
-      redis ? keyEpochReader(redis) : undefined,
+      {
+        readEpoch: redis ? keyEpochReader(redis) : undefined,
+        failedAttempts: failedAttemptsIn(
+          limiterFor(config.failedAuthPerMinute, 'failed-attempt limiter'),
+        ),
+      },
     ),
     keyCache,
     limiter,

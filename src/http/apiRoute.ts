@@ -26,7 +26,7 @@ export function registerApiRoute(
       reply.headers(deprecationHeaders(deps.config.deprecatedMethods, method.name, deps.clock()));
 
       const params = collectParams(request);
-      const caller = await deps.authenticate(extractApiKey(request, params));
+      const caller = await deps.authenticate(extractApiKey(request, params), request.ip);
       delete params.api_token;
 
       const rate = await deps.limiter.hit(`a${caller.accountId}`, deps.clock().getTime());

@@ -79,6 +79,13 @@ export const errors = {
         'x-ratelimit-remaining': '0',
       },
     ),
+  /** 429 for a client IP out of failed key attempts (no account, so no X-RateLimit headers). */
+  tooManyFailedAttempts: (retryAfterSeconds: number) =>
+    new ApiError(
+      429,
+      { message: 'Too Many Attempts.' },
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
   badRequest: (message: string) => new ApiError(400, { error: 'bad_request', message }),
   payloadTooLarge: (limitBytes: number) =>
     new ApiError(413, {

@@ -10,7 +10,10 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
+  /** counts one hit and decides on it */
   hit(key: string, nowMs: number): Promise<RateDecision>;
+  /** decides on the hits so far without counting one: allowed while below the limit */
+  peek(key: string, nowMs: number): Promise<RateDecision>;
   /** which store answered last: for /readyz, metrics and tests */
   backend(): 'redis' | 'memory';
 }

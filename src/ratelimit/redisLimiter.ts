@@ -32,11 +32,19 @@ export class RedisLimiter implements RateLimiter {
     const start = windowStart(nowMs);
     const msLeft = start + WINDOW_MS - nowMs;
     // The window index is in the key, so instances agree on windows without coordination.
-    const [count, ttl] = await this.redis.lkRateHit(
-      `${this.prefix}rl:${key}:${start}`,
-      msLeft + 1000,
-    );
+    const [count, ttl] = await this.redis.lkRateHit(this.windowKey(key, start), msLeft + 1000);
     return decide(count, this.limit, ttl > 0 ? Math.min(ttl, msLeft) : msLeft);
+  }
+
+  async peek(key: string, nowMs: number): Promise<RateDecision> {
+    const start = windowStart(nowMs);
+    const count = Number((await this.redis.get(this.windowKey(key, start))) ?? 0);
+    // as if one more hit came: allowed only while that hit would be within the limit
+    return decide(count + 1, this.limit, start + WINDOW_MS - nowMs);
+  }
+
+  private windowKey(key: string, start: number): string {
+    return `${this.prefix}rl:${key}:${start}`;
   }
 
   backend(): 'redis' {

@@ -15,9 +15,12 @@ let probe: ProbeApp;
 let tenant: Tenant;
 
 beforeAll(async () => {
-  one = await startTestApp();
+  // Many wrong and regenerated keys come from one address here; the per-IP brake on
+  // failed attempts has its own test file (authFailures.test.ts).
+  const env = { FAILED_AUTH_PER_MINUTE: '100000' };
+  one = await startTestApp({ env });
   // A second instance on the same database and Redis, as behind a load balancer.
-  two = await startTestApp({ database: one.database });
+  two = await startTestApp({ database: one.database, env });
   probe = await startProbeApp(one.deps);
   // Every test database starts its ids at 1 and invalidations are shared across
   // deployments; far-away ids keep other test files' invalidations off our accounts.

@@ -76,7 +76,9 @@ async function readyInstance(limit?: number): Promise<Instance> {
 }
 
 const fallbackWarnings = (i: Instance) =>
-  i.processLogs.filter((l) => l.includes('falling back to the in-process limiter')).length;
+  i.processLogs.filter((l) =>
+    l.includes('rate limiter: Redis unreachable; falling back to the in-process limiter'),
+  ).length;
 
 describe('Redis goes away while serving (decisions: keep serving, fall back, come back)', () => {
   it('answers every request while Redis is down, warns once, and returns to Redis', async () => {

@@ -76,6 +76,34 @@ describe('configuration (operations: every variable, validated at start)', () =>
   });
 });
 
+describe('FAILED_AUTH_PER_MINUTE and TRUST_PROXY (docs/api-conventions.md)', () => {
+  it('defaults to 30 failed attempts and to trusting no proxy', () => {
+    expect(loadConfig({})).toMatchObject({ failedAuthPerMinute: 30, trustProxy: false });
+  });
+
+  it('reads the failed-attempt figure as a positive integer', () => {
+    expect(loadConfig({ FAILED_AUTH_PER_MINUTE: '100' }).failedAuthPerMinute).toBe(100);
+    expect(problems({ FAILED_AUTH_PER_MINUTE: '0' })).toEqual([
+      'invalid environment variable FAILED_AUTH_PER_MINUTE: must be a positive integer',
+    ]);
+  });
+
+  it.each([
+    ['true', true],
+    ['false', false],
+    ['10.0.0.1', ['10.0.0.1']],
+    ['10.0.0.0/8, loopback, ::1', ['10.0.0.0/8', 'loopback', '::1']],
+  ])('reads TRUST_PROXY=%s', (value, expected) => {
+    expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it.each([['yes'], ['2'], ['proxy.internal']])('rejects TRUST_PROXY=%s', (value) => {
+    expect(problems({ TRUST_PROXY: value })).toEqual([
+      expect.stringMatching(/^invalid environment variable TRUST_PROXY: /),
+    ]);
+  });
+});
+
 describe('DEPRECATED_METHODS (spec 9, operations)', () => {
   it('reads a JSON object of method names to sunset days (UTC midnight)', () => {
     const config = loadConfig({
