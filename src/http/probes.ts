@@ -20,14 +20,12 @@ export function registerProbes(app: FastifyInstance, deps: AppDeps): void {
         : Promise.resolve(null),
     ]);
     const ready = postgres && redis !== false;
-    return reply
-      .code(ready ? 200 : 503)
-      .send({
-        status: ready ? 'ready' : 'unavailable',
-        postgres,
-        redis,
-        limiter: deps.limiter.backend(),
-        key_cache: deps.keyCache.isLive() ? 'live' : 'off',
-      });
+    return reply.code(ready ? 200 : 503).send({
+      status: ready ? 'ready' : 'unavailable',
+      postgres,
+      redis,
+      limiter: deps.limiter.backend(),
+      key_cache: deps.keyCache.isLive() ? 'live' : 'off',
+    });
   });
 }
