@@ -249,10 +249,11 @@ function parseOrder(
   return (a, b) => {
     const x = a[field!.slug];
     const y = b[field!.slug];
-    // missing values last in both directions; ties by id in the sort's direction
+    // missing values last in both directions, in insertion order (created_at, id);
+    // ties between values broken by id; both in the sort's direction
     if ((x === null) !== (y === null)) return x === null ? 1 : -1;
-    const c = x === null ? 0 : compareStored(field!.type, x, y);
-    return sign * (c || byId(a, b));
+    if (x === null) return sign * (compareText(a.created_at, b.created_at) || byId(a, b));
+    return sign * (compareStored(field!.type, x, y) || byId(a, b));
   };
 }
 

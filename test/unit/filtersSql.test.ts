@@ -2,7 +2,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/db/schema/listSchemas.js';
 import { ValidationError } from '../../src/http/errors.js';
-import { compileOrderBy, compileWhere } from '../../src/lists/filters/compile.js';
+import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { RecordQuery } from '../../src/lists/filters/query.js';
@@ -54,8 +54,12 @@ function where(filters: unknown, links: RecordQuery['links'] = {}) {
   return { sql, params };
 }
 
-function order(orderBy: string) {
-  return dialect.sqlToQuery(compileOrderBy(parseOrderBy(FIELDS, orderBy))).sql;
+/** Sort segments as text: `where | order by` each. */
+function order(orderBy: string | undefined) {
+  return compileSort(parseOrderBy(FIELDS, orderBy)).map((segment) => {
+    const where = segment.where ? dialect.sqlToQuery(segment.where).sql : '';
+    return `${where} | ${dialect.sqlToQuery(segment.orderBy).sql}`;
+  });
 }
 
 const base = '"schema_id" = $1';
@@ -180,9 +184,15 @@ describe('filter SQL on fields without a slot (JSONB fallback)', () => {
     const compiled = dialect.sqlToQuery(compileWhere(query));
     expect(compiled.sql).not.toContain('drop');
     expect(compiled.params).toEqual(['L', evil, evil]);
-    const sorted = dialect.sqlToQuery(compileOrderBy(query.sort));
-    expect(sorted.sql).toBe('("data" ->> $1) desc nulls last, "id" desc');
-    expect(sorted.params).toEqual([evil]);
+    const [present, missing] = compileSort(query.sort).map((seg) =>
+      dialect.sqlToQuery(seg.orderBy),
+    );
+    expect(present).toEqual({
+      sql: '("data" ->> $1) desc, "id" desc',
+      params: [evil],
+      typings: expect.anything(),
+    });
+    expect(missing!.sql).toBe('"created_at" desc, "id" desc');
   });
 });
 
@@ -245,16 +255,29 @@ describe('contact_id / bot_id parameters', () => {
 });
 
 describe('order by SQL (spec 4.7 order_by)', () => {
+  const missingLast = (dir: string) => ` | "created_at" ${dir}, "id" ${dir}`;
   it.each([
-    ['created_at', '"created_at" asc, "id" asc'],
-    ['updated_at,desc', '"updated_at" desc, "id" desc'],
-    ['n,desc', '"n1" desc nulls last, "id" desc'],
-    ['s', '"t1" asc nulls last, "id" asc'],
-    ['d2,asc', `((("data" ->> $1)) || 'T00:00:00Z')::timestamptz asc nulls last, "id" asc`],
-    [' n , DESC ', '"n1" desc nulls last, "id" desc'],
-  ])('%s → %s', (orderBy, sqlText) => {
-    expect(order(orderBy)).toBe(sqlText);
-  });
+    ['created_at', [' | "created_at" asc, "id" asc']],
+    ['updated_at,desc', [' | "updated_at" desc, "id" desc']],
+    ['n,desc', ['"n1" is not null | "n1" desc, "id" desc', `"n1" is null${missingLast('desc')}`]],
+    ['s', ['"t1" is not null | "t1" asc, "id" asc', `"t1" is null${missingLast('asc')}`]],
+    [
+      'd2,asc',
+      [
+        `((("data" ->> $1)) || 'T00:00:00Z')::timestamptz is not null | ((("data" ->> $1)) || 'T00:00:00Z')::timestamptz asc, "id" asc`,
+        `((("data" ->> $1)) || 'T00:00:00Z')::timestamptz is null${missingLast('asc')}`,
+      ],
+    ],
+    [
+      ' n , DESC ',
+      ['"n1" is not null | "n1" desc, "id" desc', `"n1" is null${missingLast('desc')}`],
+    ],
+  ])(
+    '%s → values by the typed column, then missing values in insertion order',
+    (orderBy, segments) => {
+      expect(order(orderBy)).toEqual(segments);
+    },
+  );
 
   it.each(['secret,asc', 'f', 'nope', 'n,up', 'n,asc,x'])(
     'refuses %s under order_by',
@@ -264,8 +287,6 @@ describe('order by SQL (spec 4.7 order_by)', () => {
   );
 
   it('defaults to insertion order', () => {
-    expect(dialect.sqlToQuery(compileOrderBy(parseOrderBy(FIELDS, undefined))).sql).toBe(
-      '"created_at" asc, "id" asc',
-    );
+    expect(order(undefined)).toEqual([' | "created_at" asc, "id" asc']);
   });
 });

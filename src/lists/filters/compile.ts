@@ -78,16 +78,31 @@ export function compileWhere(query: RecordQuery): SQL {
   return sql.join(parts, sql` and `);
 }
 
+/** One stretch of a sort order: the rows it covers (within the query) and their order. */
+export interface SortSegment {
+  where?: SQL;
+  orderBy: SQL;
+}
+
 /**
  * Typed order (numbers numerically, dates chronologically, strings as text in the
- * database collation, false before true), records without a value last in both
- * directions, and `id` in the same direction as the unique tie-breaker.
+ * database collation, false before true) with `id` as the unique tie-breaker, in the
+ * sort's direction. Records without a value come last in both directions, in insertion
+ * order (created_at, id in the sort's direction). They are a second segment paged after the
+ * first: the slot indexes are partial (`WHERE slot IS NOT NULL`), so only a query that
+ * excludes missing values can walk them in order instead of sorting the whole list.
  */
-export function compileOrderBy(sort: Sort): SQL {
+export function compileSort(sort: Sort): SortSegment[] {
   const dir = sql.raw(sort.direction === 'desc' ? 'desc' : 'asc');
   const id = sql.identifier('id');
-  if (sort.by !== 'field') return sql`${sql.identifier(sort.by)} ${dir}, ${id} ${dir}`;
-  return sql`${fieldExpression(sort.field, sort.kind)} ${dir} nulls last, ${id} ${dir}`;
+  const inserted = sql`${sql.identifier('created_at')} ${dir}, ${id} ${dir}`;
+  if (sort.by !== 'field')
+    return [{ orderBy: sql`${sql.identifier(sort.by)} ${dir}, ${id} ${dir}` }];
+  const value = fieldExpression(sort.field, sort.kind);
+  return [
+    { where: sql`${value} is not null`, orderBy: sql`${value} ${dir}, ${id} ${dir}` },
+    { where: sql`${value} is null`, orderBy: inserted },
+  ];
 }
 
 /** Whether `meta.total` needs a count: with no condition the list's counter is exact. */

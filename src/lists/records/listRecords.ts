@@ -1,7 +1,7 @@
 import { errors, ValidationError, type ValidationErrors } from '../../http/errors.js';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../http/paging.js';
 import type { OrderedObject } from '../../http/orderedJson.js';
-import { compileOrderBy, compileWhere, isFiltered } from '../filters/compile.js';
+import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { RecordQuery } from '../filters/query.js';
@@ -51,7 +51,7 @@ export async function listRecords(
   const [rows, total] = await Promise.all([
     offset > MAX_OFFSET
       ? []
-      : selectPage(ctx.db, where, compileOrderBy(query.sort), input.limit, offset),
+      : selectPage(ctx.db, where, compileSort(query.sort), input.limit, offset),
     isFiltered(query) ? countWhere(ctx.db, where) : list.itemCount,
   ]);
   return pageEnvelope({

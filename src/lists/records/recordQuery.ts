@@ -1,14 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { listItems } from '../../db/schema/listItems.js';
+import type { SortSegment } from '../filters/compile.js';
 import type { RecordRow } from './recordLookup.js';
 
 /**
- * One page of records. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids alone
+ * Rows of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids alone
  * (index-only where an index serves the order), then fetches just the page's rows
  * (design: 483 ms → 50 ms for the last page of a 1M list).
  */
-export async function selectPage(
+async function selectSegment(
   db: Database,
   where: SQL,
   orderBy: SQL,
@@ -27,6 +28,31 @@ export async function selectPage(
       sql`${listItems.id} in (select ${sql.identifier('id')} from ${listItems} where ${where} order by ${orderBy} limit ${limit} offset ${offset})`,
     )
     .orderBy(orderBy);
+}
+
+/**
+ * One page over consecutive sort segments (see compileSort): the page is filled from the
+ * first segment, then the next. Only when a page starts past a segment's end is that
+ * segment counted (an index-only count) to know where the next one starts.
+ */
+export async function selectPage(
+  db: Database,
+  where: SQL,
+  segments: readonly SortSegment[],
+  limit: number,
+  offset: number,
+): Promise<RecordRow[]> {
+  const rows: RecordRow[] = [];
+  let skip = offset;
+  for (const [i, segment] of segments.entries()) {
+    const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
+    const got = await selectSegment(db, scoped, segment.orderBy, limit - rows.length, skip);
+    rows.push(...got);
+    if (rows.length >= limit || i === segments.length - 1) break;
+    // this segment ended inside the page: the next starts at its beginning; else skip past it
+    skip = got.length > 0 || skip === 0 ? 0 : Math.max(0, skip - (await countWhere(db, scoped)));
+  }
+  return rows;
 }
 
 /** Filtered `meta.total`: a count that slot indexes can answer index-only. */
