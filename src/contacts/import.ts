@@ -1,15 +1,11 @@
 import type { Database } from '../db/client.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
 import { parseImportLine, type ImportRecord } from './importLine.js';
-import { findImportBot, writeImportBatch, type ImportBot } from './importRepository.js';
+import { findImportBot } from './importRepository.js';
+import { ImportWriter, type ImportCounts } from './importWriter.js';
 
-export interface ImportCounts {
-  imported: number;
-  updated: number;
-  failed: number;
-}
+export type { ImportCounts };
 
-/** What `importContacts` reports while it runs: counts after each batch, and each bad line. */
+/** What `importContacts` reports while it runs: counts after each batch and at the end, and each bad line. */
 export type ImportEvent =
   | ({ type: 'progress'; lines: number } & ImportCounts)
   | { type: 'failure'; line: number; reason: string };
@@ -39,29 +35,20 @@ export async function importContacts(
   const counts: ImportCounts = { imported: 0, updated: 0, failed: 0 };
   let lines = 0;
   let batch: ImportRecord[] = [];
-  const keys = new Set<string>();
+  let keys = new Set<string>();
 
   const fail = (line: number, reason: string) => {
     counts.failed++;
     onProgress({ type: 'failure', line, reason });
   };
-  // One batch is written while the next is parsed (Postgres and Node work side by side);
-  // a batch's write starts only after the previous one ended, so lines apply in order.
-  let writing: Promise<unknown> = Promise.resolve();
-  let writeError: { err: unknown } | undefined;
-  const settle = async () => {
-    await writing;
-    if (writeError) throw writeError.err;
-  };
+  const writer = new ImportWriter(db, bot, counts, fail);
   const flush = async () => {
-    await settle();
     const records = batch;
-    const upTo = lines;
+    const batchKeys = keys;
     batch = [];
-    keys.clear();
-    writing = writeBatch(db, bot, records, counts, fail).then(
-      () => onProgress({ type: 'progress', lines: upTo, ...counts }),
-      (err: unknown) => (writeError = { err }),
+    keys = new Set();
+    await writer.submit(records, batchKeys, () =>
+      onProgress({ type: 'progress', lines, ...counts }),
     );
   };
 
@@ -81,54 +68,8 @@ export async function importContacts(
     batch.push(parsed.record);
     if (batch.length >= IMPORT_BATCH_SIZE) await flush();
   }
-  await flush();
-  await settle();
+  if (batch.length > 0) await flush();
+  await writer.drain();
+  onProgress({ type: 'progress', lines, ...counts });
   return counts;
-}
-
-/**
- * One batch in one transaction. If Postgres refuses it, each line is retried alone so
- * only the lines at fault fail, each with Postgres's reason.
- */
-async function writeBatch(
-  db: Database,
-  bot: ImportBot,
-  batch: ImportRecord[],
-  counts: ImportCounts,
-  fail: (line: number, reason: string) => void,
-): Promise<void> {
-  if (batch.length === 0) return;
-  try {
-    add(counts, await writeImportBatch(db, bot, batch));
-    return;
-  } catch (err) {
-    // an outage is not the lines' fault: stop, rather than fail every line one by one
-    if (isDatabaseUnavailable(err)) throw err;
-    if (batch.length === 1) {
-      fail(batch[0]!.line, describe(err));
-      return;
-    }
-  }
-  for (const record of batch) {
-    try {
-      add(counts, await writeImportBatch(db, bot, [record]));
-    } catch (err) {
-      if (isDatabaseUnavailable(err)) throw err;
-      fail(record.line, describe(err));
-    }
-  }
-}
-
-function add(counts: ImportCounts, result: { imported: number; updated: number }) {
-  counts.imported += result.imported;
-  counts.updated += result.updated;
-}
-
-function describe(err: unknown): string {
-  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
-    const { message, cause } = e as { message?: unknown; cause?: unknown };
-    if (!cause && typeof message === 'string') return `rejected by the database: ${message}`;
-    e = cause;
-  }
-  return 'rejected by the database';
 }

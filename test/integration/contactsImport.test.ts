@@ -232,7 +232,15 @@ describe('contact import (contract/operations.md, issue 4 item 8)', () => {
     }));
     const { counts, events } = await run(botId, items);
     expect(counts).toEqual({ imported: n, updated: 0, failed: 0 });
-    expect(events.filter((e) => e.type === 'progress')).toHaveLength(3);
+    // one per batch written, then the final count
+    expect(events.filter((e) => e.type === 'progress')).toHaveLength(4);
+    expect(events.at(-1)).toEqual({
+      type: 'progress',
+      lines: n,
+      imported: n,
+      updated: 0,
+      failed: 0,
+    });
     expect(await scalar(t.db, sql`SELECT count(*) FROM contacts WHERE bot_id = ${botId}`)).toBe(n);
     expect(await subscriberCount(t.db, botId)).toBe(n);
     const counted = await call(
@@ -242,6 +250,29 @@ describe('contact import (contract/operations.md, issue 4 item 8)', () => {
       { key: owner.apiKey },
     );
     expect(counted.body.count).toBe(n);
+  });
+
+  it('applies lines about the same contact in file order across batches written side by side', async () => {
+    const botId = await newBot();
+    const n = IMPORT_BATCH_SIZE;
+    const wave = (name: string, from: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        messenger: 'telegram',
+        telegram_id: 3_000_000 + from + i,
+        name,
+      }));
+    // batch 2 repeats batch 1's contacts and must wait for it; batch 3 may run beside batch 2
+    const { counts } = await run(botId, [
+      ...wave('first', 0),
+      ...wave('last', 0),
+      ...wave('other', n),
+    ]);
+    expect(counts).toEqual({ imported: 2 * n, updated: n, failed: 0 });
+    const names = await scalar(
+      t.db,
+      sql`SELECT count(*) FROM contacts WHERE bot_id = ${botId} AND name = 'last'`,
+    );
+    expect(names).toBe(n);
   });
 
   it('refuses a bot that does not exist before reading anything', async () => {
