@@ -50,8 +50,12 @@ const params = z
   .superRefine(
     (p, ctx) => {
       // Runs even when other fields failed, so one 422 lists every failing field (spec 7).
-      const id = (MESSENGER_IDS as Partial<typeof MESSENGER_IDS>)[p.messenger];
-      if (!id || pickIdParam(id, p)) return;
+      // p.messenger is the raw input when it failed its own check: look it up only as an
+      // own key, so an object or `constructor` never reaches the table.
+      const messenger: unknown = p.messenger;
+      if (typeof messenger !== 'string' || !Object.hasOwn(MESSENGER_IDS, messenger)) return;
+      const id = MESSENGER_IDS[messenger as keyof typeof MESSENGER_IDS];
+      if (pickIdParam(id, p)) return;
       const param = id.params[0] ?? id.column;
       ctx.addIssue({
         code: 'custom',

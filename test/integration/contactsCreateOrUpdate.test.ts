@@ -374,6 +374,9 @@ describe('createOrUpdateContact refuses (spec 4.13, 7)', () => {
 
   it.each([
     [{ messenger: 'web' }, 'messenger'],
+    [{ messenger: 'constructor' }, 'messenger'],
+    [{ messenger: '__proto__' }, 'messenger'],
+    [{ messenger: { telegram: 1 } }, 'messenger'],
     [{ messenger: 'viber', viber_id: 'v'.repeat(256) }, 'viber_id'],
     [{ max_username: 'm'.repeat(256), messenger: 'max', max_id: 1 }, 'max_username'],
     [{ tags: ['x'.repeat(256)] }, 'tags.0'],
