@@ -26,6 +26,10 @@ afterAll(() => t?.close());
 
 const cli = (...args: string[]) => runCli(args, env);
 
+// Each test spawns up to five CLI processes; on a loaded machine (the whole suite in parallel)
+// one takes seconds, so the per-test limit is a safety net well above that, not a speed goal.
+const SPAWNS = { timeout: 180_000 };
+
 /** --json: stdout is exactly one JSON object and a newline, exit 0. */
 function json(result: RunResult): Record<string, unknown> {
   expect(result.code, result.stderr).toBe(0);
@@ -51,7 +55,7 @@ async function newAccount(...extra: string[]) {
 
 const getMe = (key: string) => call(t.app, 'getMe', {}, { key });
 
-describe.concurrent('account create (contract: Operator CLI)', () => {
+describe.concurrent('account create (contract: Operator CLI)', SPAWNS, () => {
   it('prints exactly id, email, name, plan and api_key, and the key works at once', async () => {
     const { out, email, key } = await newAccount();
     expect(Object.keys(out)).toEqual(['id', 'email', 'name', 'plan', 'api_key']);
@@ -98,7 +102,7 @@ describe.concurrent('account create (contract: Operator CLI)', () => {
   });
 });
 
-describe.concurrent('account regenerate-key and set-password (spec 5 rule 3)', () => {
+describe.concurrent('account regenerate-key and set-password (spec 5 rule 3)', SPAWNS, () => {
   it('regenerate-key prints id and api_key; the old key answers 401 on the very next request', async () => {
     const { id, key: oldKey } = await newAccount();
     // twice, so a caching server has the old key in its cache
@@ -150,7 +154,7 @@ describe.concurrent('account regenerate-key and set-password (spec 5 rule 3)', (
   });
 });
 
-describe.concurrent('account set-plan, block and unblock (spec 5 rule 5)', () => {
+describe.concurrent('account set-plan, block and unblock (spec 5 rule 5)', SPAWNS, () => {
   it('set-plan free makes the key answer 402 at once, set-plan pro restores it', async () => {
     const { id, key } = await newAccount();
     expect((await getMe(key)).status).toBe(200);
@@ -194,7 +198,7 @@ describe.concurrent('account set-plan, block and unblock (spec 5 rule 5)', () =>
   });
 });
 
-describe.concurrent('project create, project add-member, bot create (spec 1)', () => {
+describe.concurrent('project create, project add-member, bot create (spec 1)', SPAWNS, () => {
   it('creates a project and a bot with the contract keys', async () => {
     const owner = await newAccount();
     const project = json(
@@ -285,7 +289,7 @@ describe.concurrent('project create, project add-member, bot create (spec 1)', (
   });
 });
 
-describe.concurrent('usage errors: exit 2 and one line, before any database work', () => {
+describe.concurrent('usage errors: exit 2 and one line, before any database work', SPAWNS, () => {
   it.each([
     [['account', 'create', '--json'], /needs --email/],
     [
@@ -329,7 +333,7 @@ describe.concurrent('usage errors: exit 2 and one line, before any database work
   });
 });
 
-describe.concurrent('environment and database failures', () => {
+describe.concurrent('environment and database failures', SPAWNS, () => {
   it('an unreachable database is one line naming the cause, exit 69', async () => {
     const res = await runCli(['account', 'block', '--id', '1', '--json'], {
       ...env,

@@ -22,9 +22,12 @@ const bad: Record<string, string> = {
   LOG_LEVEL: 'loud',
 };
 
+// Starting a server or CLI process takes seconds on a loaded machine: a safety net, not a goal.
+const PROCESSES = { timeout: 180_000 };
+
 beforeAll(() => ensureBuilt(), 180_000);
 
-describe('`npm start` refuses a bad configuration before listening', () => {
+describe('`npm start` refuses a bad configuration before listening', PROCESSES, () => {
   it('prints one line per bad variable, naming it, and exits 78 with nothing on stdout', async () => {
     const port = await freePort();
     const res = await run(process.execPath, [SERVER_ENTRY], {

@@ -24,6 +24,9 @@ const env = { DATA_DIR: dataDir };
 let server: ServerProcess;
 let demo: Demo;
 
+// Starting a server or CLI process takes seconds on a loaded machine: a safety net, not a goal.
+const PROCESSES = { timeout: 180_000 };
+
 beforeAll(async () => {
   await ensureBuilt();
   server = await startServer(env);
@@ -34,7 +37,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('first start on the embedded default', () => {
+describe('first start on the embedded default', PROCESSES, () => {
   it('writes DATA_DIR/demo-account.json with exactly the contract keys and prints the key', () => {
     expect(Object.keys(demo)).toEqual(['api_key', 'account_id', 'project_uuid', 'bot_id']);
     expect(demo.api_key).toMatch(/^lk_\S+$/);
@@ -86,7 +89,7 @@ describe('first start on the embedded default', () => {
   });
 });
 
-describe('one process at a time (README: stop the server before the CLI)', () => {
+describe('one process at a time (README: stop the server before the CLI)', PROCESSES, () => {
   it('the CLI refuses the embedded database while the server holds it, in one line', async () => {
     const res = await runCli(['account', 'create', '--email', 'ops@example.test', '--json'], env);
     expect(res.code).toBe(69);

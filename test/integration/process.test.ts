@@ -123,7 +123,7 @@ describe('graceful shutdown (issue 2 item 15)', () => {
       data: { id: number };
     };
     expect(json.data.id).toBe(tenant.accountId);
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('probes (issue 2 item 15; decisions: Postgres unreachable)', () => {
@@ -171,7 +171,7 @@ describe('probes (issue 2 item 15; decisions: Postgres unreachable)', () => {
     }
     expect(status).toBe(200);
     expect((await callHttp(server.url, 'getMe', {}, tenant.apiKey)).status).toBe(200);
-  }, 60_000);
+  }, 180_000);
 
   it('/readyz answers 503 when Redis is configured but unreachable', async () => {
     const other = await startServer({
@@ -185,7 +185,7 @@ describe('probes (issue 2 item 15; decisions: Postgres unreachable)', () => {
     } finally {
       await other.stop();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('migrations under the advisory lock (issue 2 item 12)', () => {
