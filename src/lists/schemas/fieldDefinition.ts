@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { StoredField } from '../../db/schema/listSchemas.js';
 import { boolParam } from '../../http/paramTypes.js';
+import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
 import { RESERVED_SLUGS, SLUG_PATTERN } from './reservedSlugs.js';
 
@@ -41,8 +42,8 @@ export const requiredText = (max = 255) =>
     .trim()
     .min(1, 'must not be empty')
     .max(max, `may not be greater than ${max} characters`)
-    // Postgres text and jsonb cannot hold U+0000.
-    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+    // Postgres text and jsonb cannot hold U+0000, and jsonb refuses an unpaired surrogate.
+    .refine(isStorableText, 'must not contain NUL characters or unpaired surrogates');
 
 export const slugParam = () =>
   z
