@@ -1,0 +1,198 @@
+/**
+ * Writes the run's results: results.json (everything), results.md (the tables and the
+ * targets of issue 5, met or missed) and chart.svg (chart.ts).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Capture } from './capture.js';
+import { chartSvg } from './chart.js';
+import type { DatasetShape } from './dataset.js';
+import type { ExportResult } from './exportScenario.js';
+import type { LoadResult } from './load.js';
+
+export interface Row {
+  id: string;
+  letter: string;
+  label: string;
+  size?: number;
+  api: LoadResult;
+  raw: LoadResult;
+  rssMb: number;
+}
+
+export interface Report {
+  smoke: boolean;
+  seconds: number;
+  connections: number;
+  pool: number;
+  shape: DatasetShape;
+  rows: Row[];
+  captured: Record<string, Pick<Capture, 'auth' | 'handler'> & { queries: number }>;
+  coldStarts: number[];
+  exported: ExportResult | undefined;
+  authRatio: { on: LoadResult; off: LoadResult } | undefined;
+  scaleOut: { single: number; double: number } | undefined;
+  machine: Record<string, string>;
+  tookSeconds: number;
+}
+
+const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
+const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
+
+export function writeReport(dir: string, report: Report): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'results.json'), JSON.stringify(report, null, 2) + '\n');
+  writeFileSync(path.join(dir, 'chart.svg'), chartSvg(report.rows));
+  writeFileSync(path.join(dir, 'results.md'), markdown(report));
+}
+
+function markdown(r: Report): string {
+  const byId = new Map(r.rows.map((row) => [row.id, row]));
+  const out: string[] = [];
+  out.push(
+    `Run of ${new Date().toISOString()}${r.smoke ? ' (smoke: tiny data, targets not meaningful)' : ''}: ${r.connections} connections, ${r.seconds} s per measurement, pool of ${r.pool} on both sides; took ${f(r.tookSeconds, 0)} s.`,
+    '',
+    `Machine: ${Object.entries(r.machine)
+      .map(([k, v]) => `${k} ${v}`)
+      .join('; ')}.`,
+    '',
+    '| scenario | API req/s | API p50 ms | API p99 ms | raw req/s | raw p50 ms | raw p99 ms | API/raw | server peak RSS MB |',
+    '|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const row of r.rows) {
+    out.push(
+      `| ${row.id}: ${row.label} | ${f(row.api.rps, 0)} | ${f(row.api.p50)} | ${f(row.api.p99)} | ${f(row.raw.rps, 0)} | ${f(row.raw.p50)} | ${f(row.raw.p99)} | ${f(row.api.rps / row.raw.rps)} | ${f(row.rssMb, 0)} |`,
+    );
+  }
+  out.push('', '### Round trips per request (instrumented run)', '');
+  out.push(
+    '| scenario | auth + limit: Redis | auth + limit: Postgres | handler: Redis | handler: Postgres (queries) |',
+  );
+  out.push('|---|---|---|---|---|');
+  for (const [id, c] of Object.entries(r.captured)) {
+    out.push(
+      `| ${id} | ${c.auth.redis.roundTrips} (${c.auth.redis.commands} commands) | ${c.auth.pg.roundTrips} | ${c.handler.redis.roundTrips} (${c.handler.redis.commands}) | ${c.handler.pg.roundTrips} (${c.handler.pg.commands}) |`,
+    );
+  }
+  if (r.exported) {
+    const e = r.exported;
+    out.push('', '### g: getContacts offset mode, limit 1000', '');
+    out.push('| measurement | value |', '|---|---|');
+    out.push(`| listed contacts / pages | ${e.total} / ${e.pages} |`);
+    out.push(`| sequential first page (median of first 10) | ${f(e.firstPageMs, 1)} ms |`);
+    out.push(`| sequential last page (median of last 10) | ${f(e.lastPageMs, 1)} ms |`);
+    out.push(`| cold jump, first page | ${f(e.coldFirstMs, 1)} ms |`);
+    out.push(`| cold jump, last page | ${f(e.coldLastMs, 1)} ms |`);
+    out.push(`| full export over HTTP | ${f(e.exportMs / 1000, 1)} s |`);
+    out.push(`| raw keyset export (plain pg, same columns) | ${f(e.rawKeysetMs / 1000, 1)} s |`);
+  }
+  out.push('', '### Targets', '', '| target | measured | verdict |', '|---|---|---|');
+  const target = (name: string, measured: string, ok: boolean) =>
+    out.push(`| ${name} | ${measured} | ${verdict(ok)} |`);
+  for (const id of ['a', 'b', 'h']) {
+    const row = byId.get(id);
+    if (row)
+      target(
+        `${id}: API ≥ 60 % of raw`,
+        `${f((row.api.rps / row.raw.rps) * 100, 0)} %`,
+        row.api.rps / row.raw.rps >= 0.6,
+      );
+  }
+  if (r.authRatio) {
+    const ratio = r.authRatio.on.rps / r.authRatio.off.rps;
+    target(
+      'auth + limiter keeps ≥ 75 % of the route without it (a)',
+      `${f(ratio * 100, 0)} %`,
+      ratio >= 0.75,
+    );
+  }
+  const [s0, s1, s2] = r.shape.sizes;
+  for (const letter of ['c', 'd', 'e']) {
+    const at = (size: number | undefined) => byId.get(`${letter}@${size}`);
+    const small = at(s0);
+    const large = at(s2);
+    if (small && large) {
+      const ratio = large.api.p50 / small.api.p50;
+      target(`${letter}: p50 at ${s2} ≤ 6× at ${s0}`, `${f(ratio)}×`, ratio <= 6);
+    }
+    const mid = at(s1);
+    if (letter !== 'e' && small && mid && large) {
+      const steps = [mid.api.p50 / small.api.p50, large.api.p50 / mid.api.p50];
+      target(
+        `${letter}: each step ≤ 10×`,
+        steps.map((x) => `${f(x)}×`).join(', '),
+        steps.every((x) => x <= 10),
+      );
+    }
+    const rows = r.rows.filter((row) => row.letter === letter);
+    if (rows.length > 0) {
+      const worst = Math.min(...rows.map((row) => row.api.rps / row.raw.rps));
+      target(
+        `${letter}: getListItems throughput ≥ 85 % of raw (worst size)`,
+        `${f(worst * 100, 0)} %`,
+        worst >= 0.85,
+      );
+    }
+  }
+  const fRow = (name: string, size = s2) => byId.get(`f@${size}:${name}`);
+  const p1 = fRow('page 1');
+  const p500 = fRow('page 500');
+  const last = fRow('last page');
+  const p1small = fRow('page 1', s0);
+  if (p1 && p500)
+    target(
+      'f: page 500 ≤ 5× page 1',
+      `${f(p500.api.p50 / p1.api.p50)}×`,
+      p500.api.p50 / p1.api.p50 <= 5,
+    );
+  if (p1 && last)
+    target(
+      'f: last page ≤ 100× page 1',
+      `${f(last.api.p50 / p1.api.p50)}×`,
+      last.api.p50 / p1.api.p50 <= 100,
+    );
+  if (p1 && p1small) {
+    const ratio = p1.api.p50 / p1small.api.p50;
+    target(`f: unfiltered page with meta.total at ${s2} ≤ 2× at ${s0}`, `${f(ratio)}×`, ratio <= 2);
+  }
+  if (r.exported) {
+    const e = r.exported;
+    target(
+      'g: sequential last page ≤ 1.5× first',
+      `${f(e.lastPageMs / e.firstPageMs)}×`,
+      e.lastPageMs / e.firstPageMs <= 1.5,
+    );
+    target(
+      'g: cold jump to the last page ≤ 12× first page',
+      `${f(e.coldLastMs / e.firstPageMs)}×`,
+      e.coldLastMs / e.firstPageMs <= 12,
+    );
+    target(
+      'g: full export ≤ 2× raw keyset export',
+      `${f(e.exportMs / e.rawKeysetMs)}×`,
+      e.exportMs / e.rawKeysetMs <= 2,
+    );
+  }
+  const counts = Object.values(r.captured);
+  if (counts.length > 0) {
+    const redis = Math.max(...counts.map((c) => c.auth.redis.roundTrips));
+    const pg = Math.max(...counts.map((c) => c.auth.pg.roundTrips));
+    target('auth + rate limit: ≤ 1 Redis round trip per request', `${redis}`, redis <= 1);
+    target('auth + rate limit: ≤ 1 Postgres round trip per request', `${pg}`, pg <= 1);
+  }
+  if (r.rows.length > 0) {
+    const rss = Math.max(...r.rows.map((row) => row.rssMb));
+    target('server peak RSS ≤ 250 MB in every scenario', `${f(rss, 0)} MB`, rss <= 250);
+  }
+  if (r.coldStarts.length > 0) {
+    const cold = [...r.coldStarts].sort((a, b) => a - b)[Math.floor(r.coldStarts.length / 2)]!;
+    target('cold start to /readyz 200 ≤ 1.5 s (median)', `${f(cold / 1000)} s`, cold <= 1500);
+  }
+  if (r.scaleOut) {
+    out.push(
+      '',
+      `Two instances / one on scenario a: ${f(r.scaleOut.double / r.scaleOut.single)}× (${f(r.scaleOut.double, 0)} vs ${f(r.scaleOut.single, 0)} req/s).`,
+    );
+  }
+  return out.join('\n') + '\n';
+}

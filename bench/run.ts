@@ -1,0 +1,337 @@
+/**
+ * The benchmark suite (issue 5; docs/benchmarks.md).
+ *
+ *   npm run bench                 full run: 10k/100k/1M lists, 1M contacts (data set reused)
+ *   npm run bench -- --smoke      tiny data, ~2 s per scenario, no targets (CI)
+ *   options: --seconds N  --connections N  --only a,c,g  --skip-build
+ *
+ * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
+ * with databases of its own (lk_bench, lk_bench_smoke) and Redis database 7 of REDIS_URL's
+ * server (default redis://127.0.0.1:6379). Exits non-zero only when a scenario errors.
+ */
+import { execFileSync } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { connectPostgres } from '../src/db/client.js';
+import { createRuntime } from '../src/runtime.js';
+import { capture, installCapture, type Capture } from './capture.js';
+import { databaseUrl, ENCRYPTION_KEY, ensureDataset, type DatasetShape } from './dataset.js';
+import { exportScenario, type ExportResult } from './exportScenario.js';
+import { loadHttp, loadRaw, type LoadResult, type RawTemplate } from './load.js';
+import { writeReport, type Row } from './report.js';
+import { scenarios, type Scenario } from './scenarios.js';
+import { startServer, type ServerProcess } from './server.js';
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(`--${name}`);
+const option = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const SMOKE = flag('smoke');
+const SECONDS = Number(option('seconds') ?? (SMOKE ? 1 : 10));
+const WARMUP = SMOKE ? 0.5 : 2;
+const CONNECTIONS = Number(option('connections') ?? 10);
+/** the service's pool size (src/db/client.ts); the raw pool is given the same */
+const POOL = 10;
+const ONLY = option('only')?.split(',');
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_BASE = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = `${REDIS_BASE.replace(/\/\d*$/, '')}/7`;
+const DB_NAME = SMOKE ? 'lk_bench_smoke' : 'lk_bench';
+const PORT = Number(option('port') ?? 39_000 + (process.pid % 1000));
+const OUT = SMOKE ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench');
+
+const SHAPE: DatasetShape = SMOKE
+  ? {
+      sizes: [300, 1000, 3000],
+      noiseLists: 20,
+      noiseSize: 100,
+      contacts: 3000,
+      otherContacts: 1000,
+    }
+  : {
+      sizes: [10_000, 100_000, 1_000_000],
+      noiseLists: 900,
+      noiseSize: 1000,
+      contacts: 1_000_000,
+      otherContacts: 200_000,
+    };
+
+const log = (line: string) => console.log(line);
+const wanted = (letter: string) => !ONLY || ONLY.includes(letter);
+
+async function main() {
+  const started = Date.now();
+  const ds = await ensureDataset(SERVER, DB_NAME, SHAPE, log);
+  const dbUrl = databaseUrl(SERVER, DB_NAME);
+  if (!flag('skip-build')) {
+    log('building dist/ …');
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+  }
+  const env = {
+    DATABASE_URL: dbUrl,
+    REDIS_URL,
+    ENCRYPTION_KEY,
+    // high enough never to refuse, so the limiter runs on every request without capping
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+  };
+  const all = scenarios(ds, SHAPE).filter((s) => wanted(s.letter));
+
+  // 1. Instrumented run: the SQL of each request (the raw workload) and round-trip counts.
+  log('capturing each scenario’s queries in-process …');
+  const captured = await captureAll(all, dbUrl, env, ds.apiKey);
+
+  // 2. Cold start: spawn to /readyz 200, three times.
+  const coldStarts: number[] = [];
+  for (let r = 0; r < (SMOKE ? 1 : 3); r++) {
+    const s = await startServer({ env, port: PORT });
+    coldStarts.push(s.readyMs);
+    await s.stop();
+  }
+
+  // 3. Load: each scenario against the server process, then its raw twin.
+  const rows: Row[] = [];
+  const errors: string[] = [];
+  const server = await startServer({ env, port: PORT });
+  try {
+    for (const s of all) {
+      try {
+        rows.push(await measure(s, server, ds.apiKey, dbUrl, captured.get(s.id)!));
+      } catch (err) {
+        errors.push(`${s.id}: ${String(err)}`);
+        console.error(`scenario ${s.id} failed:`, err);
+      }
+    }
+  } finally {
+    await server.stop();
+  }
+
+  let exported: ExportResult | undefined;
+  if (wanted('g')) {
+    const s = await startServer({ env, port: PORT });
+    try {
+      log('g: getContacts export …');
+      exported = await exportScenario({
+        url: s.url,
+        apiKey: ds.apiKey,
+        botId: ds.botId,
+        databaseUrl: dbUrl,
+        redisUrl: REDIS_URL,
+        redisPrefix: 'lk:',
+        limit: 1000,
+        coldRuns: SMOKE ? 1 : 5,
+      });
+      log(`  ${JSON.stringify(exported)}`);
+    } catch (err) {
+      errors.push(`g: ${String(err)}`);
+      console.error('scenario g failed:', err);
+    } finally {
+      await s.stop();
+    }
+  }
+
+  // 4. The auth + limiter step: the same route through bench/variantServer.ts with it on and off.
+  const authRatio = wanted('a')
+    ? await authOverhead(env, ds.apiKey, ds.accountId, all[0]!).catch((err: unknown) => {
+        errors.push(`auth overhead: ${String(err)}`);
+        return undefined;
+      })
+    : undefined;
+
+  // 5. Two instances against one on the CPU-bound point read.
+  const scaleOut = wanted('a') && !SMOKE ? await twoInstances(env, ds.apiKey, all[0]!) : undefined;
+
+  writeReport(OUT, {
+    smoke: SMOKE,
+    seconds: SECONDS,
+    connections: CONNECTIONS,
+    pool: POOL,
+    shape: SHAPE,
+    rows,
+    captured: Object.fromEntries(
+      [...captured].map(([id, c]) => [
+        id,
+        { auth: c[0]!.auth, handler: c[0]!.handler, queries: c[0]!.queries.length },
+      ]),
+    ),
+    coldStarts,
+    exported,
+    authRatio,
+    scaleOut,
+    machine: machineFacts(),
+    tookSeconds: (Date.now() - started) / 1000,
+  });
+  log(`report: ${OUT}/results.md`);
+  if (errors.length > 0) {
+    console.error(`\n${errors.length} scenario(s) failed:\n${errors.join('\n')}`);
+    process.exit(1);
+  }
+}
+
+/** One request of each shape of each scenario through the app in-process, recorded. */
+async function captureAll(
+  all: Scenario[],
+  dbUrl: string,
+  env: Record<string, string>,
+  apiKey: string,
+) {
+  installCapture();
+  const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
+  const runtime = createRuntime(
+    loadConfig({ ...env, LOG_LEVEL: 'silent' }),
+    handle,
+    pino({ level: 'silent' }),
+    {
+      redisPrefix: 'lkcap:',
+    },
+  );
+  const app = buildApp(runtime.deps);
+  await app.ready();
+  while (runtime.deps.redis?.status !== 'ready') await new Promise((r) => setTimeout(r, 20));
+  // the invalidation subscription turns the key cache on
+  for (let i = 0; i < 100 && !runtime.deps.keyCache.isLive(); i++)
+    await new Promise((r) => setTimeout(r, 20));
+  const out = new Map<string, (Capture & { response: unknown })[]>();
+  try {
+    for (const s of all) {
+      const shapes: (Capture & { response: unknown })[] = [];
+      for (let shape = 0; shape < s.shapes; shape++) {
+        const req = s.request(shape);
+        const send = () =>
+          app.inject({
+            method: req.method,
+            url: req.path,
+            headers: {
+              authorization: `Bearer ${apiKey}`,
+              accept: 'application/json',
+              ...(req.body ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(req.body ? { payload: req.body } : {}),
+          });
+        if (shape === 0 && s.letter !== 'h') await send(); // warm: key cache, prepared statements
+        let response: unknown;
+        const c = await capture(async () => {
+          const res = await send();
+          if (res.statusCode >= 300)
+            throw new Error(`${s.id} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+          response = res.json();
+        });
+        shapes.push({ ...c, response });
+      }
+      out.set(s.id, shapes);
+    }
+  } finally {
+    await app.close();
+    await runtime.close();
+  }
+  return out;
+}
+
+async function measure(
+  s: Scenario,
+  server: ServerProcess,
+  apiKey: string,
+  dbUrl: string,
+  shapes: (Capture & { response: unknown })[],
+): Promise<Row> {
+  // warm-up (JIT, prepared statements, pool connections), not measured
+  await loadHttp(server.url, apiKey, (i) => s.request(i + 1_000_002), CONNECTIONS, WARMUP);
+  server.resetPeak();
+  // request(0) and (1) were sent by the capture: the load starts after them
+  const api = await loadHttp(server.url, apiKey, (i) => s.request(i + 2), CONNECTIONS, SECONDS);
+  const rssMb = server.peakRssMb();
+  const templates: RawTemplate[] = shapes.map((c, n) => ({
+    queries: c.queries,
+    vary: s.vary?.(n, c.response),
+  }));
+  const raw = await loadRaw(dbUrl, POOL, templates, CONNECTIONS, SECONDS);
+  if (api.errors > 0 || raw.errors > 0) {
+    throw new Error(`${api.errors} failed API requests, ${raw.errors} failed raw requests`);
+  }
+  const row: Row = { id: s.id, letter: s.letter, label: s.label, size: s.size, api, raw, rssMb };
+  log(
+    `${s.id.padEnd(22)} api ${fmt(api)} | raw ${fmt(raw)} | api/raw ${(api.rps / raw.rps).toFixed(2)} | rss ${rssMb.toFixed(0)} MB`,
+  );
+  return row;
+}
+
+const fmt = (r: LoadResult) =>
+  `${r.rps.toFixed(0).padStart(6)} req/s p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)}`;
+
+async function authOverhead(
+  env: Record<string, string>,
+  apiKey: string,
+  accountId: number,
+  s: Scenario,
+) {
+  const results: Record<'on' | 'off', LoadResult> = {} as Record<'on' | 'off', LoadResult>;
+  for (const mode of ['on', 'off'] as const) {
+    const server = await startServer({
+      args: ['--import', 'tsx', 'bench/variantServer.ts', '--auth', mode],
+      env: { ...env, BENCH_ACCOUNT_ID: String(accountId) },
+      port: PORT + 1,
+    });
+    try {
+      results[mode] = await loadHttp(server.url, apiKey, (i) => s.request(i), CONNECTIONS, SECONDS);
+    } finally {
+      await server.stop();
+    }
+  }
+  log(
+    `auth+limiter on/off: ${(results.on.rps / results.off.rps).toFixed(2)} (${fmt(results.on)} vs ${fmt(results.off)})`,
+  );
+  return { on: results.on, off: results.off };
+}
+
+async function twoInstances(env: Record<string, string>, apiKey: string, s: Scenario) {
+  const one = await startServer({ env, port: PORT + 2 });
+  const two = await startServer({ env, port: PORT + 3 });
+  try {
+    const single = await loadHttp(one.url, apiKey, (i) => s.request(i), CONNECTIONS, SECONDS);
+    const both = await Promise.all(
+      [one, two].map((srv) =>
+        loadHttp(srv.url, apiKey, (i) => s.request(i), CONNECTIONS / 2, SECONDS),
+      ),
+    );
+    const rps = both[0]!.rps + both[1]!.rps;
+    log(
+      `two instances / one: ${(rps / single.rps).toFixed(2)} (${rps.toFixed(0)} vs ${single.rps.toFixed(0)} req/s)`,
+    );
+    return { single: single.rps, double: rps };
+  } finally {
+    await Promise.all([one.stop(), two.stop()]);
+  }
+}
+
+function machineFacts() {
+  const pg = (() => {
+    try {
+      return execFileSync('psql', ['-XAtc', 'show server_version', SERVER], {
+        encoding: 'utf8',
+      }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  return {
+    cpus: `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'unknown'}`,
+    memoryGb: (os.totalmem() / 2 ** 30).toFixed(1),
+    node: process.version,
+    postgres: pg,
+    kernel: os.release(),
+    loadAverage: os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' '),
+  };
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,76 @@
+/**
+ * The service under test as a real process: `node dist/main.js` (built first), its peak RSS
+ * from /proc, and the time from spawn to the first `/readyz` 200.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** ms from spawn to the first /readyz 200 */
+  readyMs: number;
+  /** VmHWM in MB since the last reset */
+  peakRssMb(): number;
+  /** starts a new peak-RSS window (Linux: `5` in /proc/<pid>/clear_refs) */
+  resetPeak(): void;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** the command after `node`, default dist/main.js */
+  args?: string[];
+  env: Record<string, string>;
+  port: number;
+}
+
+export async function startServer({ args = ['dist/main.js'], env, port }: ServerOptions) {
+  const started = process.hrtime.bigint();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start: ${stderr}`);
+    const ok = await fetch(`${url}/readyz`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) break;
+    if (Number(process.hrtime.bigint() - started) > 30e9) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready after 30 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    readyMs,
+    peakRssMb() {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? NaN);
+      return kb / 1024;
+    },
+    resetPeak() {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      } catch {
+        // not permitted: the peak then covers the whole run so far (still an upper bound)
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  } satisfies ServerProcess;
+}

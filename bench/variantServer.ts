@@ -1,0 +1,45 @@
+/**
+ * The service's app with or without its auth and rate-limit step, for the overhead ratio
+ * of issue 5 (the auth + Redis limiter path keeps ≥ 75 % of the same route without it).
+ * Both variants start through this file, so the only difference is that step:
+ *   node --import tsx bench/variantServer.ts --auth on|off
+ * `off` answers every request as the account BENCH_ACCOUNT_ID without looking at the key
+ * or counting the request. Environment as for dist/main.js.
+ */
+import pino from 'pino';
+import { buildApp } from '../src/app.js';
+import { connectPostgres } from '../src/db/client.js';
+import { createRuntime } from '../src/runtime.js';
+import { loadConfigOrExit } from '../src/startup.js';
+
+const auth = process.argv[process.argv.indexOf('--auth') + 1] !== 'off';
+const config = loadConfigOrExit();
+const log = pino({ level: config.logLevel });
+const database = connectPostgres(config.databaseUrl!, log);
+const runtime = createRuntime(config, database, log);
+if (!auth) {
+  const accountId = Number(process.env.BENCH_ACCOUNT_ID);
+  const caller = {
+    accountId,
+    email: 'bench@bench.test',
+    name: 'bench',
+    plan: 'pro' as const,
+    blocked: false,
+    createdAt: new Date(),
+  };
+  const allowed = { allowed: true, limit: 1, remaining: 1, retryAfterSeconds: 60 };
+  // Answers in the shape of both the older authenticator (a caller) and the newer one (an
+  // admission: caller and rate decision), so the variant does not depend on which is in.
+  const admitted = { ...caller, caller, rate: allowed };
+  runtime.deps.authenticate = (async () => admitted) as unknown as typeof runtime.deps.authenticate;
+  (runtime.deps as { limiter: unknown }).limiter = {
+    hit: async () => allowed,
+    peek: async () => allowed,
+    backend: () => 'memory',
+  };
+}
+const app = buildApp(runtime.deps);
+await app.listen({ host: config.host, port: config.port });
+const stop = () => void app.close().then(() => runtime.close().then(() => process.exit(0)));
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
