@@ -6,7 +6,7 @@ import { defineMethod, noContent } from './method.js';
 /** spec 4.10: deletes a record; 204 without a body. */
 export const deleteListItem = defineMethod({
   name: 'deleteListItem',
-  params: z.object({ item_id: idParam() }),
+  params: z.object({ item_id: idParam().describe('Record ID') }),
   async handle(params, { caller, deps }) {
     await removeRecord(
       { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },

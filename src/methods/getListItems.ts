@@ -13,13 +13,25 @@ const MAX_ID = Number.MAX_SAFE_INTEGER;
 export const getListItems = defineMethod({
   name: 'getListItems',
   params: z.object({
-    schema_id: idParam(),
-    limit: optionalInt(1, 1000, 'must be between 1 and 1000'),
-    page: optionalInt(1, MAX_ID, 'must be at least 1'),
-    order_by: z.unknown().optional(),
-    filters: z.unknown().optional(),
-    contact_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer'),
-    bot_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer'),
+    schema_id: idParam().describe('List ID'),
+    limit: optionalInt(1, 1000, 'must be between 1 and 1000').describe(
+      'Records per page, 1 to 1000 (default 50)',
+    ),
+    page: optionalInt(1, MAX_ID, 'must be at least 1').describe('Page, from 1 (default 1)'),
+    order_by: z
+      .unknown()
+      .optional()
+      .describe('`<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order'),
+    filters: z
+      .unknown()
+      .optional()
+      .describe('Object: slug → value (equality) or `"<operator>,<value>"` (spec 4.7)'),
+    contact_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer').describe(
+      'Only records linked to this contact through any contact field',
+    ),
+    bot_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer').describe(
+      'Only records linked to this bot through any bot field',
+    ),
   }),
   async handle(params, { caller, deps }) {
     const page = await listRecords(

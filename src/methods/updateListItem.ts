@@ -7,7 +7,10 @@ import { defineMethod, ok } from './method.js';
 /** spec 4.9: changes the sent fields of a record; answers the whole record. */
 export const updateListItem = defineMethod({
   name: 'updateListItem',
-  params: z.object({ item_id: idParam(), data: dataParam() }),
+  params: z.object({
+    item_id: idParam().describe('Record ID'),
+    data: dataParam().describe("Object: field slug → value in the field type's format"),
+  }),
   async handle(params, { caller, deps }) {
     const record = await changeRecord(
       { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
