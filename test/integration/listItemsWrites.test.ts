@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/db/schema/listSchemas.js';
 import { ApiError } from '../../src/http/errors.js';
-import { FieldsChanged, insertRecord } from '../../src/lists/records/recordWrites.js';
+import { FieldsChanged, insertRecord, updateRecord } from '../../src/lists/records/recordWrites.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
@@ -52,5 +52,18 @@ describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).status).toBe(404);
     expect(await itemCount(t.db, list.id)).toBe(0);
+  });
+
+  it('updates nothing when the fields moved after validation (the caller validates again)', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const row = await insertRecord(t.db, list.id, list.fields, changes, new Date());
+    const moved = [{ ...list.fields[0]!, slot: 't2' }];
+    await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
+    const update = { data: { a: 'y' }, slots: { t1: 'y' } };
+    expect(await updateRecord(t.db, row.id, list.fields, update, new Date())).toBeUndefined();
+    expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
+    expect(
+      await updateRecord(t.db, row.id, moved, { data: { a: 'y' }, slots: { t2: 'y' } }, new Date()),
+    ).toMatchObject({ data: { a: 'y' } });
   });
 });

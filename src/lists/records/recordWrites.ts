@@ -60,11 +60,14 @@ export async function insertRecord(
 
 /**
  * Merges the sent fields into `data` and their slots in one statement, so concurrent
- * updates of different fields both survive. Undefined when the record (or its list) is gone.
+ * updates of different fields both survive. Guarded like the insert: nothing is written
+ * (undefined) when the record is gone, its list was deleted, or the list's fields changed
+ * since validation; the caller tells those apart.
  */
 export async function updateRecord(
   db: Database,
   id: string,
+  fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
   now: Date,
 ): Promise<RecordRow | undefined> {
@@ -78,7 +81,8 @@ export async function updateRecord(
     .where(
       and(
         eq(listItems.id, id),
-        sql`exists (select 1 from ${listSchemas} where ${listSchemas.id} = ${listItems.schemaId} and ${listSchemas.deletedAt} is null)`,
+        sql`exists (select 1 from ${listSchemas} where ${listSchemas.id} = ${listItems.schemaId}
+            and ${listSchemas.deletedAt} is null and ${listSchemas.fields} = ${JSON.stringify(fieldsSeen)}::jsonb)`,
       ),
     )
     .returning(returning);

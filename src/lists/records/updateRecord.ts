@@ -8,6 +8,9 @@ import { updateRecord } from './recordWrites.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 
+/** A field change racing the update is retried against the new fields this many times. */
+const ATTEMPTS = 3;
+
 /**
  * spec 4.9: only sent fields are validated and changed; empty values are skipped (a
  * required one is a 422). Answers the whole record. Nothing to change leaves it as it is.
@@ -17,12 +20,16 @@ export async function changeRecord(
   itemId: string,
   data: Record<string, unknown>,
 ): Promise<OrderedObject> {
-  const found = await requireOwnRecord(ctx.db, ctx.caller, itemId);
-  const values = validateData(found.fields, data, 'update');
-  if (values.size === 0) return presentRecord(found.fields, found.record, ctx.cipher);
-  await checkReferences(ctx.db, ctx.caller, found.fields, values);
-  const changes = toStoredChanges(found.fields, values, ctx.cipher);
-  const row = await updateRecord(ctx.db, itemId, changes, ctx.clock());
-  if (!row) throw errors.itemNotFound();
-  return presentRecord(found.fields, row, ctx.cipher);
+  for (let attempt = 1; ; attempt++) {
+    const found = await requireOwnRecord(ctx.db, ctx.caller, itemId);
+    const values = validateData(found.fields, data, 'update');
+    if (values.size === 0) return presentRecord(found.fields, found.record, ctx.cipher);
+    await checkReferences(ctx.db, ctx.caller, found.fields, values);
+    const changes = toStoredChanges(found.fields, values, ctx.cipher);
+    const row = await updateRecord(ctx.db, itemId, found.fields, changes, ctx.clock());
+    if (row) return presentRecord(found.fields, row, ctx.cipher);
+    // Nothing written: the record or its list is gone (404 on the next lookup), or the
+    // list's fields changed meanwhile, and the values are validated again against them.
+    if (attempt >= ATTEMPTS) throw errors.itemNotFound();
+  }
 }
