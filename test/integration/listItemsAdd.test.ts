@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
+import { createBot, makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeContact, makeList, rawRecord, itemCount, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
@@ -219,5 +219,39 @@ describe('addListItem (spec 4.8)', () => {
     const raw = await rawRecord(t.db, res.body.data.id);
     expect(raw).toMatchObject({ t1: 'slots', n1: '7', n2: '0' });
     expect(new Date(String(raw!.d1)).toISOString()).toBe('2024-01-03T00:00:00.000Z');
+  });
+
+  it('answers 403 to a team member for a list in a project they were only invited to (spec 1)', async () => {
+    const shared = await makeInvitedProject(t.db, owner, stranger);
+    const sharedList = await makeList(t.db, { ...owner, projectUuid: shared.projectUuid }, [
+      { slug: 'a', type: 'string' },
+    ]);
+    expect(
+      (await add({ schema_id: sharedList.id, data: { a: 'x' } }, 'json', stranger.apiKey)).status,
+    ).toBe(403);
+    const page = await call(
+      t.app,
+      'getListItems',
+      { schema_id: sharedList.id },
+      { key: stranger.apiKey },
+    );
+    expect(page.status).toBe(403);
+    expect((await add({ schema_id: sharedList.id, data: { a: 'x' } })).status).toBe(201);
+  });
+
+  it('keeps list field order in the record even for all-digit slugs (spec 2.3)', async () => {
+    const digits = await makeList(t.db, owner, [
+      { slug: 'z', type: 'string' },
+      { slug: '10', type: 'number' },
+      { slug: '2', type: 'bool' },
+    ]);
+    const res = await add({ schema_id: digits.id, data: { z: 'a', '10': 1, '2': true } });
+    expect(res.status).toBe(201);
+    // JSON.parse would move integer-like keys first, so the order is read from the text
+    const text = res.raw.body;
+    const at = (key: string) => text.indexOf(`"${key}":`);
+    const order = ['id', 'z', '10', '2', 'created_at', 'updated_at'].map(at);
+    expect(order.every((pos) => pos > 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/db/schema/listSchemas.js';
 import { ApiError } from '../../src/http/errors.js';
 import { FieldsChanged, insertRecord, updateRecord } from '../../src/lists/records/recordWrites.js';
+import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
@@ -12,7 +13,7 @@ let t: TestApp;
 let owner: Tenant;
 
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   owner = await makeTenant(t.db);
 });
 afterAll(() => t.close());
@@ -65,5 +66,31 @@ describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
     expect(
       await updateRecord(t.db, row.id, moved, { data: { a: 'y' }, slots: { t2: 'y' } }, new Date()),
     ).toMatchObject({ data: { a: 'y' } });
+  });
+
+  it('keeps the counter exact under 40 concurrent adds and deletes of one list', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const adds = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        call(
+          t.app,
+          'addListItem',
+          { schema_id: list.id, data: { a: String(i) } },
+          { key: owner.apiKey },
+        ),
+      ),
+    );
+    expect(adds.every((r) => r.status === 201)).toBe(true);
+    expect(await itemCount(t.db, list.id)).toBe(40);
+    const doomed = adds.slice(0, 15).map((r) => r.body.data.id as string);
+    // every record deleted twice at once: exactly one of each pair succeeds
+    const deletes = await Promise.all(
+      [...doomed, ...doomed].map((id) =>
+        call(t.app, 'deleteListItem', { item_id: id }, { key: owner.apiKey }),
+      ),
+    );
+    expect(deletes.filter((r) => r.status === 204)).toHaveLength(15);
+    expect(deletes.filter((r) => r.status === 404)).toHaveLength(15);
+    expect(await itemCount(t.db, list.id)).toBe(25);
   });
 });
