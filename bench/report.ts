@@ -4,6 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { format } from 'prettier';
 import type { Capture } from './capture.js';
 import { chartSvg } from './chart.js';
 import type { DatasetShape } from './dataset.js';
@@ -39,11 +40,16 @@ export interface Report {
 const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-export function writeReport(dir: string, report: Report): void {
+/** Generated files go through prettier, so a run leaves the tree format-clean. */
+export async function writeReport(dir: string, report: Report): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(dir, 'results.json'), JSON.stringify(report, null, 2) + '\n');
+  const json = await format(JSON.stringify(report), { parser: 'json' });
+  writeFileSync(path.join(dir, 'results.json'), json);
   writeFileSync(path.join(dir, 'chart.svg'), chartSvg(report.rows));
-  writeFileSync(path.join(dir, 'results.md'), markdown(report));
+  writeFileSync(
+    path.join(dir, 'results.md'),
+    await format(markdown(report), { parser: 'markdown' }),
+  );
 }
 
 function markdown(r: Report): string {

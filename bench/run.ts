@@ -146,7 +146,7 @@ async function main() {
   // 5. Two instances against one on the CPU-bound point read.
   const scaleOut = wanted('a') && !SMOKE ? await twoInstances(env, ds.apiKey, all[0]!) : undefined;
 
-  writeReport(OUT, {
+  await writeReport(OUT, {
     smoke: SMOKE,
     seconds: SECONDS,
     connections: CONNECTIONS,
