@@ -283,4 +283,26 @@ describe('getListItems access (spec 4.7 errors)', () => {
     expect(res.status).toBe(422);
     expect(res.body.errors).toHaveProperty('schema_id');
   });
+
+  it('never answers 500 to hostile input: NUL in ids and values, absurd pages', async () => {
+    const nulList = await call(
+      t.app,
+      'getListItems',
+      { schema_id: 'a\u0000b' },
+      { key: owner.apiKey },
+    );
+    expect(nulList.status).toBe(404);
+    const nulItem = await call(
+      t.app,
+      'updateListItem',
+      { item_id: 'a\u0000b', data: { name: 'x' } },
+      { key: owner.apiKey },
+    );
+    expect(nulItem.status).toBe(404);
+    const nulValue = await get({ filters: { name: 'like,%\u0000%' } });
+    expect(nulValue.status).toBe(422);
+    const far = await get({ page: Number.MAX_SAFE_INTEGER, limit: 1000 });
+    expect(far.status).toBe(200);
+    expect(far.body).toMatchObject({ data: [], meta: { total: 5 } });
+  });
 });
