@@ -2,14 +2,23 @@ import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { connectPostgres, openEmbedded, type DatabaseHandle } from './client.js';
+import { assertDurable } from './durability.js';
 import { lockEmbeddedDatabase } from './embeddedLock.js';
 import { migrateEmbedded, migratePostgres } from './migrate.js';
 
 /** Opens the configured database with every migration applied: Postgres, or embedded PGlite. */
 export async function openMigratedDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    await migratePostgres(config.databaseUrl);
-    return connectPostgres(config.databaseUrl, log);
+    const handle = connectPostgres(config.databaseUrl, log);
+    try {
+      // Before anything is written: acknowledged writes must survive a crash.
+      await assertDurable(handle.db);
+      await migratePostgres(config.databaseUrl);
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
+    return handle;
   }
   mkdirSync(config.dataDir, { recursive: true });
   const unlock = lockEmbeddedDatabase(config.dataDir);
