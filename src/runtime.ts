@@ -1,19 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AppDeps } from './app.js';
-import { createKeyLookup } from './auth/accountRepository.js';
-import { createAuthenticator } from './auth/authenticate.js';
-import { failedAttemptsIn } from './auth/failedAttempts.js';
-import { keyEpochReader, subscribeKeyCache } from './auth/invalidation.js';
-import { KeyCache } from './auth/keyCache.js';
+import type { KeyLookup } from './auth/authenticate.js';
+import { wireAdmission } from './auth/wireAdmission.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/client.js';
 import { createFieldCipher } from './lists/encryption/cipher.js';
-import { FallbackLimiter } from './ratelimit/fallbackLimiter.js';
-import type { RateLimiter } from './ratelimit/limiter.js';
-import { MemoryLimiter } from './ratelimit/memoryLimiter.js';
 import { connectRedis } from './ratelimit/redisClient.js';
-import { RedisLimiter } from './ratelimit/redisLimiter.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -23,6 +16,8 @@ export interface Runtime {
 export interface RuntimeOptions {
   redisPrefix?: string;
   clock?: () => Date;
+  /** wraps the Postgres key lookup (tests count or pause it) */
+  wrapKeyLookup?: (lookup: KeyLookup) => KeyLookup;
 }
 
 /** Wires the app's dependencies from config and an open database. */
@@ -35,27 +30,20 @@ export function createRuntime(
   if (!config.encryptionKey) throw new Error('ENCRYPTION_KEY is not set');
   const clock = options.clock ?? (() => new Date());
   const redisPrefix = options.redisPrefix ?? 'lk:';
-  const keyCache = new KeyCache();
-
   let redis: Redis | undefined;
   let subscriber: Redis | undefined;
   if (config.redisUrl) {
     redis = connectRedis(config.redisUrl, log, 'listkeeper');
     subscriber = connectRedis(config.redisUrl, log, 'listkeeper-sub');
-    subscribeKeyCache(subscriber, keyCache, log);
   }
-  /** Shared through Redis when there is one (falling back in-process), else in-process. */
-  const limiterFor = (limit: number, name: string): RateLimiter =>
-    redis
-      ? new FallbackLimiter(
-          redis,
-          new RedisLimiter(redis, limit, redisPrefix),
-          new MemoryLimiter(limit),
-          log,
-          name,
-        )
-      : new MemoryLimiter(limit);
-  const limiter = limiterFor(config.rateLimitPerMinute, 'rate limiter');
+  const { authenticate, keyCache, limiter } = wireAdmission({
+    config,
+    db: database.db,
+    log,
+    now: () => clock().getTime(),
+    redis: redis && subscriber && { commands: redis, subscriber, prefix: redisPrefix },
+    wrapLookup: options.wrapKeyLookup,
+  });
 
   const deps: AppDeps = {
     config,
@@ -63,17 +51,7 @@ export function createRuntime(
     pool: database.pool,
     redis,
     redisPrefix,
-    authenticate: createAuthenticator(
-      createKeyLookup(database.db),
-      keyCache,
-      () => clock().getTime(),
-      {
-        readEpoch: redis ? keyEpochReader(redis) : undefined,
-        failedAttempts: failedAttemptsIn(
-          limiterFor(config.failedAuthPerMinute, 'failed-attempt limiter'),
-        ),
-      },
-    ),
+    authenticate,
     keyCache,
     limiter,
     clock,

@@ -1,54 +1,65 @@
 import { errors } from '../http/errors.js';
+import type { RateLimiter } from '../ratelimit/limiter.js';
+import type { CountQuery, RequestCounts } from '../ratelimit/requestCounter.js';
+import {
+  accountKey,
+  assertAdmissible,
+  type Admission,
+  type AdmissionPath,
+  type KeyLookup,
+} from './admission.js';
 import { hashApiKey } from './apiKeys.js';
-import type { Caller } from './caller.js';
 import type { FailedAttempts } from './failedAttempts.js';
 import type { KeyCache } from './keyCache.js';
+import { redisAdmission } from './redisAdmission.js';
 
+export type { Admission, KeyLookup };
+
+/**
+ * Authentication and the rate limit in one step, so that with Redis they cost one round
+ * trip together. `client` is the caller's IP, for the failed-attempt brake.
+ */
 export interface Authenticator {
-  /** `client` is the caller's IP, for the failed-attempt brake */
-  (key: string | undefined, client: string): Promise<Caller>;
+  (key: string | undefined, client: string): Promise<Admission>;
 }
 
-/** The shared key epoch, or undefined when it cannot be read (then the cache is bypassed). */
-export type EpochReader = () => Promise<string | undefined>;
-
-export interface AuthenticatorOptions {
-  readEpoch?: EpochReader;
-  failedAttempts?: FailedAttempts;
+export interface AuthenticatorParts {
+  lookup: KeyLookup;
+  /** per account: Redis with the in-process fallback, or in-process only */
+  limiter: RateLimiter;
+  failedAttempts: FailedAttempts;
+  now: () => number;
+  /** with REDIS_URL: the key cache, and the request's one script (undefined: no answer) */
+  redis?: {
+    cache: KeyCache;
+    count(query: CountQuery, nowMs: number): Promise<RequestCounts | undefined>;
+  };
 }
 
 /** Spec 5: 401 for no or unknown key, 402 without Pro, 403 when blocked. */
-export function createAuthenticator(
-  lookup: (hash: string) => Promise<Caller | undefined>,
-  cache: KeyCache,
-  now: () => number,
-  { readEpoch = async () => undefined, failedAttempts }: AuthenticatorOptions = {},
-): Authenticator {
-  async function find(hash: string, epoch: string | undefined): Promise<Caller | undefined> {
-    if (epoch === undefined || !cache.isLive()) return lookup(hash);
-    const cached = cache.get(hash, now(), epoch);
-    if (cached) return cached;
-    const ticket = cache.ticket(epoch);
-    const caller = await lookup(hash);
-    if (caller) cache.set(hash, caller, now(), ticket);
-    return caller;
-  }
-
+export function createAuthenticator(parts: AuthenticatorParts): Authenticator {
+  const local = inProcessAdmission(parts);
+  const viaRedis = parts.redis && redisAdmission(parts, parts.redis, local);
   return async (key, client) => {
     if (!key || key.length > 512) throw errors.unauthorized();
     const hash = hashApiKey(key);
-    // Both reads go out together (one Redis round trip with ioredis' pipelining).
-    const [epoch] = await Promise.all([
-      cache.isLive() ? readEpoch() : undefined,
-      failedAttempts?.assertAllowed(client, now()),
-    ]);
-    const caller = await find(hash, epoch);
-    if (!caller) {
-      await failedAttempts?.record(client, now());
-      throw errors.unauthorized();
-    }
-    if (caller.blocked) throw errors.accountBlocked();
-    if (caller.plan !== 'pro') throw errors.proRequired();
-    return caller;
+    const nowMs = parts.now();
+    parts.failedAttempts.assertNotKnownBraked(client, nowMs);
+    return (viaRedis ?? local)(hash, client, nowMs);
   };
+}
+
+/**
+ * Without Redis, or while it does not answer: nothing cached (no invalidation could reach
+ * the cache), so the brake, then Postgres, then the count.
+ */
+function inProcessAdmission({ lookup, limiter, failedAttempts }: AuthenticatorParts) {
+  const path: AdmissionPath = async (hash, client, nowMs, found) => {
+    await failedAttempts.assertAllowed(client, nowMs);
+    const caller = found ?? (await lookup(hash));
+    if (!caller) return failedAttempts.refuse(client, nowMs);
+    assertAdmissible(caller);
+    return { caller, rate: await limiter.hit(accountKey(caller.accountId), nowMs) };
+  };
+  return path;
 }

@@ -26,10 +26,10 @@ export function registerApiRoute(
       reply.headers(deprecationHeaders(deps.config.deprecatedMethods, method.name, deps.clock()));
 
       const params = collectParams(request);
-      const caller = await deps.authenticate(extractApiKey(request, params), request.ip);
+      // One step: with Redis, the key check and the count share one round trip.
+      const { caller, rate } = await deps.authenticate(extractApiKey(request, params), request.ip);
       delete params.api_token;
 
-      const rate = await deps.limiter.hit(`a${caller.accountId}`, deps.clock().getTime());
       reply.header('x-ratelimit-limit', String(rate.limit));
       reply.header('x-ratelimit-remaining', String(rate.remaining));
       if (!rate.allowed) throw errors.tooManyAttempts(rate.retryAfterSeconds, rate.limit);

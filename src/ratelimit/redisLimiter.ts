@@ -11,6 +11,16 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}
 `;
 
+/** The window index is in the key, so instances agree on windows without coordination. */
+export function windowKey(prefix: string, key: string, start: number): string {
+  return `${prefix}rl:${key}:${start}`;
+}
+
+/** The key's own expiry bounds the wait when it is shorter (a key left from a slower clock). */
+export function decideOnTtl(count: number, limit: number, ttlMs: number, msLeft: number) {
+  return decide(count, limit, ttlMs > 0 ? Math.min(ttlMs, msLeft) : msLeft);
+}
+
 type RedisWithHit = Redis & {
   lkRateHit(key: string, ttlMs: number): Promise<[number, number]>;
 };
@@ -31,20 +41,18 @@ export class RedisLimiter implements RateLimiter {
   async hit(key: string, nowMs: number): Promise<RateDecision> {
     const start = windowStart(nowMs);
     const msLeft = start + WINDOW_MS - nowMs;
-    // The window index is in the key, so instances agree on windows without coordination.
-    const [count, ttl] = await this.redis.lkRateHit(this.windowKey(key, start), msLeft + 1000);
-    return decide(count, this.limit, ttl > 0 ? Math.min(ttl, msLeft) : msLeft);
+    const [count, ttl] = await this.redis.lkRateHit(
+      windowKey(this.prefix, key, start),
+      msLeft + 1000,
+    );
+    return decideOnTtl(count, this.limit, ttl, msLeft);
   }
 
   async peek(key: string, nowMs: number): Promise<RateDecision> {
     const start = windowStart(nowMs);
-    const count = Number((await this.redis.get(this.windowKey(key, start))) ?? 0);
+    const count = Number((await this.redis.get(windowKey(this.prefix, key, start))) ?? 0);
     // as if one more hit came: allowed only while that hit would be within the limit
     return decide(count + 1, this.limit, start + WINDOW_MS - nowMs);
-  }
-
-  private windowKey(key: string, start: number): string {
-    return `${this.prefix}rl:${key}:${start}`;
   }
 
   backend(): 'redis' {

@@ -1,0 +1,32 @@
+import { errors } from '../http/errors.js';
+import type { RateDecision } from '../ratelimit/limiter.js';
+import type { Caller } from './caller.js';
+
+/** An authenticated request, already counted against its account's limit (spec 5, 8). */
+export interface Admission {
+  caller: Caller;
+  rate: RateDecision;
+}
+
+export type KeyLookup = (hash: string) => Promise<Caller | undefined>;
+
+/** The rest of a request's admission from its key hash; `found`: already looked up. */
+export type AdmissionPath = (
+  hash: string,
+  client: string,
+  nowMs: number,
+  found?: Caller,
+) => Promise<Admission>;
+
+/** The account's rate-limit key: all methods of the account share it (spec 8). */
+export const accountKey = (accountId: number) => `a${accountId}`;
+
+export function isAdmissible(caller: Caller): boolean {
+  return !caller.blocked && caller.plan === 'pro';
+}
+
+/** Spec 5 rule 5: a blocked account (403) is refused before a missing plan (402). */
+export function assertAdmissible(caller: Caller): void {
+  if (caller.blocked) throw errors.accountBlocked();
+  if (caller.plan !== 'pro') throw errors.proRequired();
+}

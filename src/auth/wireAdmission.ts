@@ -1,0 +1,76 @@
+import type { Redis } from 'ioredis';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { Database } from '../db/client.js';
+import { FallbackLimiter } from '../ratelimit/fallbackLimiter.js';
+import type { RateLimiter } from '../ratelimit/limiter.js';
+import { MemoryLimiter } from '../ratelimit/memoryLimiter.js';
+import { RedisGate } from '../ratelimit/redisGate.js';
+import { RedisLimiter } from '../ratelimit/redisLimiter.js';
+import { RequestCounter } from '../ratelimit/requestCounter.js';
+import { createKeyLookup } from './accountRepository.js';
+import { createAuthenticator, type Authenticator, type KeyLookup } from './authenticate.js';
+import { failedAttemptsIn } from './failedAttempts.js';
+import { KEY_EPOCH_KEY, subscribeKeyCache } from './invalidation.js';
+import { KeyCache } from './keyCache.js';
+
+export interface AdmissionWiring {
+  config: Config;
+  db: Database;
+  log: Logger;
+  now: () => number;
+  /** the commands connection and the invalidation subscriber; absent without REDIS_URL */
+  redis?: { commands: Redis; subscriber: Redis; prefix: string };
+  /** wraps the Postgres key lookup (tests count or pause it) */
+  wrapLookup?: (lookup: KeyLookup) => KeyLookup;
+}
+
+/**
+ * The authenticator with its rate limits and key cache. With Redis, one gate decides for
+ * all of them whether Redis answers (else the in-process limiters, and no cache).
+ */
+export function wireAdmission({ config, db, log, now, redis, wrapLookup }: AdmissionWiring): {
+  authenticate: Authenticator;
+  keyCache: KeyCache;
+  limiter: RateLimiter;
+} {
+  const keyCache = new KeyCache();
+  const gate = redis && new RedisGate(redis.commands, log, 'rate limiter');
+  const limiterFor = (limit: number): RateLimiter =>
+    redis && gate
+      ? new FallbackLimiter(
+          gate,
+          new RedisLimiter(redis.commands, limit, redis.prefix),
+          new MemoryLimiter(limit),
+        )
+      : new MemoryLimiter(limit);
+  const limiter = limiterFor(config.rateLimitPerMinute);
+  const lookup = createKeyLookup(db);
+
+  let shared;
+  if (redis && gate) {
+    subscribeKeyCache(redis.subscriber, redis.commands, keyCache, log);
+    const counter = new RequestCounter(redis.commands, {
+      limit: config.rateLimitPerMinute,
+      brake: config.failedAuthPerMinute,
+      prefix: redis.prefix,
+      versionKey: KEY_EPOCH_KEY,
+    });
+    shared = {
+      cache: keyCache,
+      count: (...args: Parameters<RequestCounter['count']>) =>
+        gate.run(() => counter.count(...args)),
+    };
+  }
+  const authenticate = createAuthenticator({
+    lookup: wrapLookup ? wrapLookup(lookup) : lookup,
+    limiter,
+    failedAttempts: failedAttemptsIn(
+      limiterFor(config.failedAuthPerMinute),
+      config.failedAuthPerMinute,
+    ),
+    now,
+    redis: shared,
+  });
+  return { authenticate, keyCache, limiter };
+}
