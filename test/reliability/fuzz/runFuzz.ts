@@ -47,7 +47,12 @@ export async function fuzzMethod(t: TestApp, world: FuzzWorld, method: string): 
       const { res, text } = await send(t.app, r, world.keys);
       tally.requests++;
       tally.statuses[res.statusCode] = (tally.statuses[res.statusCode] ?? 0) + 1;
-      const problems = problemsWith(r, res, text, hasMalformed(r.params));
+      const problems = problemsWith(
+        r,
+        res,
+        text,
+        r.rawBody === undefined && hasMalformed(r.params),
+      );
       if (prototypeSnapshot() !== prototypes) problems.push('a global prototype changed');
       if (({} as Record<string, unknown>).polluted !== undefined)
         problems.push('Object.prototype polluted');
