@@ -7,6 +7,7 @@ import { accountSetPlan } from './commands/accountSetPlan.js';
 import { accountUnblock } from './commands/accountUnblock.js';
 import { botCreate } from './commands/botCreate.js';
 import { contactImport } from './commands/contactImport.js';
+import { listsReseal } from './commands/listsReseal.js';
 import { projectAddMember } from './commands/projectAddMember.js';
 import { projectCreate } from './commands/projectCreate.js';
 
@@ -25,6 +26,7 @@ export const commands: readonly Command[] = [
   projectAddMember,
   botCreate,
   contactImport,
+  listsReseal,
 ];
 
 export function findCommand(words: readonly string[]): Command | undefined {
