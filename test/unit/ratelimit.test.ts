@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { failedAttemptsIn } from '../../src/auth/failedAttempts.js';
+import type { ApiError } from '../../src/http/errors.js';
 import { decide, WINDOW_MS, windowStart } from '../../src/ratelimit/limiter.js';
 import { MemoryLimiter } from '../../src/ratelimit/memoryLimiter.js';
 
@@ -53,5 +55,37 @@ describe('MemoryLimiter (operations: without REDIS_URL)', () => {
 
   it('reports itself as the memory backend', () => {
     expect(new MemoryLimiter(1).backend()).toBe('memory');
+  });
+});
+
+describe('failed key attempts per client IP (docs/api-conventions.md: 30 per minute)', () => {
+  const status = async (p: Promise<unknown>) =>
+    p.then(
+      () => 0,
+      (err: { status?: number }) => err.status,
+    );
+
+  it('refuses with 401 until the brake, then 429 with the seconds left in the minute', async () => {
+    const brake = failedAttemptsIn(new MemoryLimiter(2), 2);
+    const at = minute + 45_000;
+    expect(await status(brake.refuse('10.0.0.1', at))).toBe(401);
+    expect(await status(brake.refuse('10.0.0.1', at))).toBe(401);
+    const err = await brake.refuse('10.0.0.1', at).catch((e: ApiError) => e);
+    expect(err).toMatchObject({ status: 429, headers: { 'retry-after': '15' } });
+  });
+
+  it('remembers a braked client until the minute ends, other clients untouched', async () => {
+    const brake = failedAttemptsIn(new MemoryLimiter(1), 1);
+    await brake.refuse('10.0.0.1', minute).catch(() => undefined);
+    expect(() => brake.assertNotKnownBraked('10.0.0.1', minute + 59_999)).toThrow();
+    expect(() => brake.assertNotKnownBraked('10.0.0.2', minute)).not.toThrow();
+    expect(() => brake.assertNotKnownBraked('10.0.0.1', minute + WINDOW_MS)).not.toThrow();
+  });
+
+  it('brakes on a count read elsewhere (the request script) once it reaches the limit', () => {
+    const brake = failedAttemptsIn(new MemoryLimiter(3), 3);
+    expect(() => brake.assertUnder('10.0.0.1', 2, minute)).not.toThrow();
+    expect(() => brake.assertUnder('10.0.0.1', 3, minute)).toThrow();
+    expect(() => brake.assertNotKnownBraked('10.0.0.1', minute)).toThrow();
   });
 });
