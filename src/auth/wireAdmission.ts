@@ -9,7 +9,12 @@ import { RedisGate } from '../ratelimit/redisGate.js';
 import { RedisLimiter } from '../ratelimit/redisLimiter.js';
 import { RequestCounter } from '../ratelimit/requestCounter.js';
 import { createKeyLookup } from './accountRepository.js';
-import { createAuthenticator, type Authenticator, type KeyLookup } from './authenticate.js';
+import {
+  createAuthenticator,
+  type Authenticator,
+  type AuthenticatorParts,
+  type KeyLookup,
+} from './authenticate.js';
 import { failedAttemptsIn } from './failedAttempts.js';
 import { KEY_EPOCH_KEY, subscribeKeyCache } from './invalidation.js';
 import { KeyCache } from './keyCache.js';
@@ -47,21 +52,22 @@ export function wireAdmission({ config, db, log, now, redis, wrapLookup }: Admis
   const limiter = limiterFor(config.rateLimitPerMinute);
   const lookup = createKeyLookup(db);
 
-  let shared;
-  if (redis && gate) {
-    subscribeKeyCache(redis.subscriber, redis.commands, keyCache, log);
-    const counter = new RequestCounter(redis.commands, {
+  if (redis) subscribeKeyCache(redis.subscriber, redis.commands, keyCache, log);
+  const counter =
+    redis &&
+    new RequestCounter(redis.commands, {
       limit: config.rateLimitPerMinute,
       brake: config.failedAuthPerMinute,
       prefix: redis.prefix,
       versionKey: KEY_EPOCH_KEY,
     });
-    shared = {
-      cache: keyCache,
-      count: (...args: Parameters<RequestCounter['count']>) =>
-        gate.run(() => counter.count(...args)),
-    };
-  }
+  const shared: AuthenticatorParts['redis'] =
+    counter && gate
+      ? {
+          cache: keyCache,
+          count: (query, nowMs) => gate.run(() => counter.count(query, nowMs)),
+        }
+      : undefined;
   const authenticate = createAuthenticator({
     lookup: wrapLookup ? wrapLookup(lookup) : lookup,
     limiter,
