@@ -11,6 +11,7 @@
  *    last page for comparison.
  *
  *   npx tsx bench/contacts-export.ts [--contacts 1000000] [--limit 1000] [--runs 5] [--reuse]
+ *                                    [--import-only]
  * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with
  * a database of its own, `lk_bench_contacts`, and REDIS_URL (default redis://127.0.0.1:6379)
  * under a key prefix of its own. Trust ratios more than absolute times.
@@ -43,6 +44,7 @@ const CONTACTS = Number(arg('contacts', '1000000'));
 const LIMIT = Number(arg('limit', '1000'));
 const RUNS = Number(arg('runs', '5'));
 const REUSE = args.includes('--reuse');
+const IMPORT_ONLY = args.includes('--import-only');
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DB_NAME = 'lk_bench_contacts';
@@ -130,6 +132,11 @@ async function main() {
     // an api key is only shown once: keep it for --reuse
     await db.execute(sql`CREATE TABLE IF NOT EXISTS bench_tenant (api_key text, bot_id bigint)`);
     await db.execute(sql`INSERT INTO bench_tenant VALUES (${apiKey}, ${botId})`);
+  }
+
+  if (IMPORT_ONLY) {
+    await handle.close();
+    return;
   }
 
   const config = loadConfig({
