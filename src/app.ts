@@ -15,6 +15,7 @@ import { errors } from './http/errors.js';
 import { stringifyJson } from './http/orderedJson.js';
 import { parseParams, parseQueryForRouter } from './http/queryParser.js';
 import { redactUrl } from './http/redactUrl.js';
+import { serializeError } from './logger.js';
 import { registerProbes } from './http/probes.js';
 import type { FieldCipher } from './lists/encryption/cipher.js';
 import type { ApiMethod } from './methods/method.js';
@@ -61,6 +62,7 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
           url: redactUrl(req.url),
           remoteAddress: req.ip,
         }),
+        err: serializeError,
       },
     },
     genReqId: () => randomUUID(),
