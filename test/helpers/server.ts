@@ -1,0 +1,222 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, chownSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort, startServer, type ServerProcess } from './processes.js';
+import { startRedisServer, waitFor, type RedisServer } from './redisServer.js';
+import { TEST_ENCRYPTION_KEY } from './testApp.js';
+
+/**
+ * Real server processes for the fault tests (issue 6 items 1–5). The shared Postgres on
+ * 5432 and Redis on 6379 serve every engineer's tests on this machine, so outages and
+ * crashes happen to throwaway ones: a Postgres cluster of our own (initdb into a temp
+ * directory, its own port) and a redis-server of our own (redisServer.ts).
+ */
+const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+
+export interface PostgresCluster {
+  port: number;
+  /** a connection string for `database` on this cluster */
+  url(database?: string): string;
+  createDatabase(name: string): Promise<string>;
+  start(): Promise<void>;
+  /** `fast`: a clean shutdown; `immediate`: a crash (no checkpoint, WAL replay on start) */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** stops the cluster and removes its directory */
+  destroy(): Promise<void>;
+}
+
+/** initdb refuses root, so as root the cluster belongs to the `postgres` user. */
+function owner(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const uid = Number(spawnSync('id', ['-u', 'postgres']).stdout.toString().trim());
+  const gid = Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim());
+  return Number.isInteger(uid) && uid > 0 ? { uid, gid } : undefined;
+}
+
+function runAs(
+  user: { uid: number; gid: number } | undefined,
+  command: string,
+  args: string[],
+): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { ...(user ?? {}), env: { PATH: process.env.PATH } });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** A fresh Postgres cluster on a free port, started; durable settings (the defaults). */
+export async function startPostgresCluster(): Promise<PostgresCluster> {
+  const user = owner();
+  const dir = mkdtempSync(path.join(tmpdir(), 'lk-pg-'));
+  const data = path.join(dir, 'data');
+  if (user) chownSync(dir, user.uid, user.gid);
+  const init = await runAs(user, `${PG_BIN}/initdb`, [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '--no-sync',
+  ]);
+  if (init.code !== 0) throw new Error(`initdb failed:\n${init.output}`);
+  const port = await freePort();
+  const options = [
+    `-p ${port}`,
+    `-k ${dir}`,
+    "-c listen_addresses='127.0.0.1'",
+    '-c max_connections=60',
+    '-c shared_buffers=32MB',
+  ].join(' ');
+
+  const cluster: PostgresCluster = {
+    port,
+    url: (database = 'postgres') => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    async createDatabase(name) {
+      const client = new pg.Client({ connectionString: cluster.url() });
+      await client.connect();
+      try {
+        await client.query(`CREATE DATABASE ${name}`);
+      } finally {
+        await client.end();
+      }
+      return cluster.url(name);
+    },
+    async start() {
+      const r = await runAs(user, `${PG_BIN}/pg_ctl`, [
+        '-D',
+        data,
+        '-o',
+        options,
+        '-l',
+        path.join(dir, 'log'),
+        '-w',
+        'start',
+      ]);
+      if (r.code !== 0) throw new Error(`pg_ctl start failed:\n${r.output}`);
+      await waitFor(
+        async () => {
+          const client = new pg.Client({ connectionString: cluster.url() });
+          try {
+            await client.connect();
+            await client.end();
+            return true;
+          } catch {
+            return false;
+          }
+        },
+        `the Postgres cluster on port ${port}`,
+        30_000,
+      );
+    },
+    async stop(mode = 'fast') {
+      const r = await runAs(user, `${PG_BIN}/pg_ctl`, ['-D', data, '-m', mode, '-w', 'stop']);
+      if (r.code !== 0 && !/not running|No such/i.test(r.output))
+        throw new Error(`pg_ctl stop failed:\n${r.output}`);
+    },
+    async destroy() {
+      await cluster.stop('immediate').catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  await cluster.start();
+  return cluster;
+}
+
+export interface Fleet {
+  servers: ServerProcess[];
+  redis: RedisServer;
+  stop(): Promise<void>;
+}
+
+/**
+ * `count` server processes on one database and one throwaway Redis (each test file its
+ * own, so rate-limit keys never meet another file's).
+ */
+export async function startFleet(
+  databaseUrl: string,
+  count: number,
+  env: Record<string, string> = {},
+  redis?: RedisServer,
+): Promise<Fleet> {
+  const ownRedis = redis ?? (await startRedisServer());
+  const servers: ServerProcess[] = [];
+  try {
+    for (let i = 0; i < count; i++) {
+      servers.push(
+        await startServer({
+          DATABASE_URL: databaseUrl,
+          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+          REDIS_URL: ownRedis.url,
+          ...env,
+        }),
+      );
+    }
+  } catch (err) {
+    await Promise.all(servers.map((s) => s.stop()));
+    if (!redis) await ownRedis.kill();
+    throw err;
+  }
+  return {
+    servers,
+    redis: ownRedis,
+    async stop() {
+      await Promise.all(servers.map((s) => s.stop()));
+      if (!redis) await ownRedis.kill();
+    },
+  };
+}
+
+export interface Timed {
+  status: number;
+  ms: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read any shape
+  body: any;
+  headers: Headers;
+  /** the network error when no answer came */
+  error?: string;
+}
+
+/** One POST with JSON over real HTTP, timed; a network failure is a result, not a throw. */
+export async function timedCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  key?: string,
+  timeoutMs = 20_000,
+): Promise<Timed> {
+  const started = performance.now();
+  try {
+    const res = await fetch(`${url}/api/v1/${method}`, {
+      method: 'POST',
+      headers: {
+        accept: 'application/json',
+        'content-type': 'application/json',
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+      },
+      body: JSON.stringify(params),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: the assertion on the body will say so
+    }
+    return { status: res.status, ms: performance.now() - started, body, headers: res.headers };
+  } catch (err) {
+    return {
+      status: 0,
+      ms: performance.now() - started,
+      body: null,
+      headers: new Headers(),
+      error: String((err as { cause?: unknown }).cause ?? err),
+    };
+  }
+}
