@@ -50,6 +50,10 @@ export function connectPostgres(
   });
   // An idle client losing its server must not crash the process.
   pool.on('error', (err) => log.error({ err }, 'postgres pool client error'));
+  // Nor may a checked-out one: pg-pool listens only to idle clients, and a client inside a
+  // transaction, between two queries, emits 'error' with no listener when Postgres goes
+  // away (the crash test stopped the process that way). Its next query fails instead.
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
   return { db, kind: 'postgres', pool, close: () => pool.end() };
 }

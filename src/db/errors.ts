@@ -24,6 +24,7 @@ const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i,
   /connection is closed/i,
   /Client has encountered a connection error/i,
+  /Client was closed and is not queryable/i,
   /Query read timeout/i,
 ];
 
