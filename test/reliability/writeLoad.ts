@@ -118,7 +118,7 @@ export async function verifyWrites(
   const acked = attempts.filter(acknowledged);
   for (const [i, { tenant, listId }] of accounts.entries()) {
     const byMarker = new Map<string, { n: number; secret: string }[]>();
-    let total = 0;
+    let total: number | undefined;
     for (let page = 1; ; page++) {
       const items = await timedCall(
         url,
