@@ -736,7 +736,9 @@ export interface components {
       data: components['schemas']['ListItem'];
     };
     addListItemParams: {
+      /** @description List ID */
       schema_id: string;
+      /** @description Object: field slug → value in the field type's format */
       data: {
         [key: string]: unknown;
       };
@@ -810,6 +812,7 @@ export interface components {
       tags?: string[];
     };
     deleteListItemParams: {
+      /** @description Record ID */
       item_id: string;
     };
     deleteListSchemaParams: {
@@ -830,12 +833,19 @@ export interface components {
       with?: unknown;
     };
     getListItemsParams: {
+      /** @description List ID */
       schema_id: string;
+      /** @description Records per page, 1 to 1000 (default 50) */
       limit?: number;
+      /** @description Page, from 1 (default 1) */
       page?: number;
+      /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
       order_by?: unknown;
+      /** @description Object: slug → value (equality) or `"<operator>,<value>"` (spec 4.7) */
       filters?: unknown;
+      /** @description Only records linked to this contact through any contact field */
       contact_id?: number;
+      /** @description Only records linked to this bot through any bot field */
       bot_id?: number;
     };
     getListSchemaParams: {
@@ -851,7 +861,9 @@ export interface components {
       date_to?: number;
     };
     updateListItemParams: {
+      /** @description Record ID */
       item_id: string;
+      /** @description Object: field slug → value in the field type's format */
       data: {
         [key: string]: unknown;
       };
@@ -1004,7 +1016,9 @@ export interface operations {
   addListItemViaGet: {
     parameters: {
       query: {
+        /** @description List ID */
         schema_id: string;
+        /** @description Object: field slug → value in the field type's format */
         data: {
           [key: string]: unknown;
         };
@@ -1412,6 +1426,7 @@ export interface operations {
   deleteListItemViaGet: {
     parameters: {
       query: {
+        /** @description Record ID */
         item_id: string;
       };
       header?: never;
@@ -1732,12 +1747,19 @@ export interface operations {
   getListItemsViaGet: {
     parameters: {
       query: {
+        /** @description List ID */
         schema_id: string;
+        /** @description Records per page, 1 to 1000 (default 50) */
         limit?: number;
+        /** @description Page, from 1 (default 1) */
         page?: number;
+        /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
         order_by?: unknown;
+        /** @description Object: slug → value (equality) or `"<operator>,<value>"` (spec 4.7) */
         filters?: unknown;
+        /** @description Only records linked to this contact through any contact field */
         contact_id?: number;
+        /** @description Only records linked to this bot through any bot field */
         bot_id?: number;
       };
       header?: never;
@@ -2143,7 +2165,9 @@ export interface operations {
   updateListItemViaGet: {
     parameters: {
       query: {
+        /** @description Record ID */
         item_id: string;
+        /** @description Object: field slug → value in the field type's format */
         data: {
           [key: string]: unknown;
         };
