@@ -7,6 +7,9 @@ export default defineConfig({
     // Each file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',
     fileParallelism: true,
+    // Vitest's default on two cores is one worker; the files mostly wait on Postgres, Redis
+    // and child processes, so three overlap those waits without starving the services.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 60_000,
   },
