@@ -28,9 +28,9 @@ export class KeyCache {
   /** the highest epoch read from Redis since subscribing (by requests, messages, the start) */
   private lastEpoch: string | undefined;
   /**
-   * Bumped by every invalidation and every change of subscription. The epoch restarts from
-   * 0 with an emptied Redis, so nothing read before a change of subscription (entries, the
-   * last epoch, lookups in flight) may be trusted after it.
+   * Bumped by every change of subscription. The epoch restarts from 0 with an emptied
+   * Redis, so nothing read before a change of subscription (entries, the last epoch,
+   * lookups in flight) may be trusted after it.
    */
   private generation = 0;
 
@@ -107,8 +107,11 @@ export class KeyCache {
     return this.entries.has(hash);
   }
 
+  /**
+   * Drops the account's entries early. Lookups in flight need no fencing here: the epoch
+   * already decides whether what they read may be cached (redisAdmission.ts).
+   */
   invalidateAccount(accountId: number): void {
-    this.generation++;
     for (const [hash, entry] of this.entries) {
       if (entry.caller.accountId === accountId) this.entries.delete(hash);
     }

@@ -79,7 +79,12 @@ async function startInstance(env: Record<string, string> = {}, withRedis = true)
     config,
     { ...base.database.handle, close: async () => {} },
     pino({ level: 'silent' }),
-    { redisPrefix: `lk_rt:${randomBytes(4).toString('hex')}:`, wrapKeyLookup },
+    {
+      redisPrefix: `lk_rt:${randomBytes(4).toString('hex')}:`,
+      wrapKeyLookup,
+      // 30 s into a minute, so no test's counts straddle a window
+      clock: () => new Date(Date.UTC(2030, 0, 1, 10, 0, 30)),
+    },
   );
   const app = buildApp(runtime.deps);
   await app.ready();
