@@ -73,7 +73,9 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     onProtoPoisoning: 'remove',
     onConstructorPoisoning: 'remove',
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Requests that still arrive while closing get the catalog's 503 (hook below): Fastify's
+    // own has no Retry-After, so clients would not retry on another instance.
+    return503OnClosing: false,
   });
 
   app.setReplySerializer((payload) => stringifyJson(payload));
@@ -94,6 +96,14 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
     jsonParser(request, text, done);
+  });
+
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw errors.unavailable(1);
   });
 
   app.addHook('onSend', async (request, reply) => {
