@@ -54,6 +54,17 @@ describe('the fuzz oracle (issue 6 item 6)', () => {
 
   it('refuses a success for a wrong key, a 400 for well-formed JSON, anything but 413 when oversized', () => {
     expect(judge(request({ key: 'wrong' }), answer(200, { data: {} }))).not.toEqual([]);
+    // a valid key is never 401 or 402, and 403 only where the method may answer it
+    expect(judge(request(), answer(401, { error: 'unauthorized' }))).not.toEqual([]);
+    expect(judge(request(), answer(402, { error: 'x', code: 'pro_required' }))).not.toEqual([]);
+    const forbidden = answer(403, { message: 'm', error: 'forbidden' });
+    expect(judge(request({ method: 'getContacts' }), forbidden)).not.toEqual([]);
+    expect(judge(request({ method: 'getContacts', key: 'blocked' }), forbidden)).toEqual([]);
+    // …unless the request itself lost the key: a second api_token in the query is no key
+    const unauthorized = answer(401, { error: 'unauthorized' });
+    const twoTokens = request({ key: 'owner-token', via: 'query' });
+    expect(judge(twoTokens, unauthorized, 'api_token=x&api_token=lk_y')).toEqual([]);
+    expect(judge(twoTokens, unauthorized, 'api_token=lk_y')).not.toEqual([]);
     expect(judge(request(), answer(400, { error: 'bad_request', message: 'm' }))).not.toEqual([]);
     expect(
       judge(request({ oversize: true }), answer(422, { message: 'm', errors: { a: ['m'] } })),

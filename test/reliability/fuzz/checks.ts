@@ -60,20 +60,30 @@ export function problemsWith(
 ): string[] {
   const problems: string[] = [];
   const status = res.statusCode;
-  const allowed = new Set([...METHOD_STATUSES[r.method]!, 401, 402, 403, 429]);
+  const allowed = new Set([...METHOD_STATUSES[r.method]!, 429]);
   if (r.via !== 'json' || expectMalformed || r.rawBody !== undefined) allowed.add(400);
   if (r.oversize) allowed.add(413);
-  // authentication answers first, whatever the parameters (spec 5 rule 5)
+  // authentication answers first, whatever the parameters (spec 5 rule 5): a valid key is
+  // never 401/402, and 403 only where the method itself may answer it
   const auth = typeof r.key === 'object' ? 'token' : r.key;
+  // the token is lost when a raw JSON body replaces the parameters, or when a bracket key
+  // (`[api_token]=…`, from an empty key) gives the query a second api_token: qs makes both an
+  // array, which is no key
+  const tokens = sentText.match(/api_token/g)?.length ?? 0;
+  const tokenLost = r.rawBody !== undefined || (r.via !== 'json' && tokens > 1);
+  if (auth === 'owner-token' && tokenLost) allowed.add(401);
   const byKey: Record<string, number[]> = {
     wrong: [401],
     none: [401],
+    token: [401],
     free: [402],
     blocked: [403],
   };
   const forced = byKey[auth];
-  if (forced)
-    for (const s of [...allowed]) if (![...forced, 400, 413].includes(s)) allowed.delete(s);
+  if (forced) {
+    for (const s of [...allowed]) if (s !== 400 && s !== 413) allowed.delete(s);
+    for (const s of forced) allowed.add(s);
+  }
   if (expectMalformed && !r.oversize && r.via === 'json') {
     for (const s of [...allowed]) if (s !== 400) allowed.delete(s);
   }
