@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, chownSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -13,7 +13,17 @@ import { TEST_ENCRYPTION_KEY } from './testApp.js';
  * crashes happen to throwaway ones: a Postgres cluster of our own (initdb into a temp
  * directory, its own port) and a redis-server of our own (redisServer.ts).
  */
-const PG_BIN = process.env.PG_BIN ?? '/usr/lib/postgresql/15/bin';
+const PG_BIN = process.env.PG_BIN ?? newestPostgresBin();
+
+/** Debian keeps each major version in /usr/lib/postgresql/<n>/bin: take the newest. */
+function newestPostgresBin(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+    : [];
+  versions.sort((a, b) => Number(b) - Number(a));
+  return path.join(root, versions[0] ?? '15', 'bin');
+}
 
 export interface PostgresCluster {
   port: number;
