@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Caller } from '../../auth/caller.js';
 import type { Database } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/preparedPerDatabase.js';
 import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
 import { errors } from '../../http/errors.js';
 
@@ -13,8 +14,9 @@ export interface ListForRecords {
   itemCount: number;
 }
 
-function prepareListById(db: Database) {
-  return db
+// A hot fixed query (design: named statements).
+const listById = preparedPerDatabase((db) =>
+  db
     .select({
       id: listSchemas.id,
       ownerId: listSchemas.ownerId,
@@ -24,11 +26,8 @@ function prepareListById(db: Database) {
     })
     .from(listSchemas)
     .where(eq(listSchemas.id, sql.placeholder('id')))
-    .prepare('lk_list_for_records');
-}
-
-// A hot fixed query: prepared once per database handle (design: named statements).
-const prepared = new WeakMap<Database, ReturnType<typeof prepareListById>>();
+    .prepare('lk_list_for_records'),
+);
 
 /** IDs we never issued (NUL cannot even be sent to Postgres) are simply not found. */
 export function isLookupableId(id: string): boolean {
@@ -37,9 +36,7 @@ export function isLookupableId(id: string): boolean {
 
 export async function findLiveList(db: Database, id: string): Promise<ListForRecords | undefined> {
   if (!isLookupableId(id)) return undefined;
-  let query = prepared.get(db);
-  if (!query) prepared.set(db, (query = prepareListById(db)));
-  const [row] = await query.execute({ id });
+  const [row] = await listById(db).execute({ id });
   // spec 3: a deleted list is gone at once, even while its records are still being reclaimed.
   if (!row || row.deletedAt !== null) return undefined;
   return { id: row.id, ownerId: row.ownerId, fields: row.fields, itemCount: row.itemCount };

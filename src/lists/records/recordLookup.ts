@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../../auth/caller.js';
 import type { Database } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/preparedPerDatabase.js';
 import { listItems } from '../../db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
 import { errors } from '../../http/errors.js';
@@ -20,33 +21,27 @@ export interface FoundRecord {
   fields: StoredField[];
 }
 
-function prepareRecordById(db: Database) {
-  return (
-    db
-      .select({
-        id: listItems.id,
-        data: listItems.data,
-        createdAt: listItems.createdAt,
-        updatedAt: listItems.updatedAt,
-        schemaId: listItems.schemaId,
-        ownerId: listSchemas.ownerId,
-        fields: listSchemas.fields,
-      })
-      .from(listItems)
-      .innerJoin(listSchemas, sql`${listSchemas.id} = ${listItems.schemaId}`)
-      // spec 4.9: a record whose list was deleted is gone too.
-      .where(sql`${listItems.id} = ${sql.placeholder('id')} and ${listSchemas.deletedAt} is null`)
-      .prepare('lk_record_by_id')
-  );
-}
-
-const prepared = new WeakMap<Database, ReturnType<typeof prepareRecordById>>();
+const recordById = preparedPerDatabase((db) =>
+  db
+    .select({
+      id: listItems.id,
+      data: listItems.data,
+      createdAt: listItems.createdAt,
+      updatedAt: listItems.updatedAt,
+      schemaId: listItems.schemaId,
+      ownerId: listSchemas.ownerId,
+      fields: listSchemas.fields,
+    })
+    .from(listItems)
+    .innerJoin(listSchemas, sql`${listSchemas.id} = ${listItems.schemaId}`)
+    // spec 4.9: a record whose list was deleted is gone too.
+    .where(sql`${listItems.id} = ${sql.placeholder('id')} and ${listSchemas.deletedAt} is null`)
+    .prepare('lk_record_by_id'),
+);
 
 export async function findRecord(db: Database, id: string): Promise<FoundRecord | undefined> {
   if (!isLookupableId(id)) return undefined;
-  let query = prepared.get(db);
-  if (!query) prepared.set(db, (query = prepareRecordById(db)));
-  const [row] = await query.execute({ id });
+  const [row] = await recordById(db).execute({ id });
   if (!row) return undefined;
   const { schemaId, ownerId, fields, ...record } = row;
   return { record, schemaId, ownerId, fields };

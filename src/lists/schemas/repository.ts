@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { preparedPerDatabase } from '../../db/preparedPerDatabase.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../db/schema/index.js';
 
 /** spec 8: lists per project. */
@@ -22,12 +23,18 @@ export async function findProject(db: Database, uuid: string) {
   return row;
 }
 
-/** A list that exists and is not deleted. */
-export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
-  const [row] = await db
+// Every method on one list reads it first: a hot fixed query (design: named statements).
+const liveListById = preparedPerDatabase((db) =>
+  db
     .select()
     .from(listSchemas)
-    .where(and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt)));
+    .where(and(eq(listSchemas.id, sql.placeholder('id')), isNull(listSchemas.deletedAt)))
+    .prepare('lk_live_list_by_id'),
+);
+
+/** A list that exists and is not deleted. */
+export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
+  const [row] = await liveListById(db).execute({ id });
   return row;
 }
 
