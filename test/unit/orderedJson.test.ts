@@ -12,6 +12,17 @@ describe('stringifyJson (spec 4.3: fields keep the order in which they were sent
     );
   });
 
+  it('keeps the order of keys a plain object would reorder, and of those it would not', () => {
+    const keys = ['b', '4294967295', '01', '-1', '1.5', '4294967294', 'a', '0'];
+    const text = stringifyJson({ data: ordered(...keys.map((k, i): [string, unknown] => [k, i])) });
+    expect(text).toBe(`{"data":{${keys.map((k, i) => `"${k}":${i}`).join(',')}}}`);
+    // without array-index keys JSON.stringify writes it natively, still in the given order
+    const plain = ['b', '4294967295', '01', '-1', '1.5', 'a'];
+    expect(stringifyJson([ordered(...plain.map((k): [string, unknown] => [k, k]))])).toBe(
+      `[{${plain.map((k) => `"${k}":"${k}"`).join(',')}}]`,
+    );
+  });
+
   it('finds an OrderedObject at any depth and in any array item, not only the first', () => {
     const body = {
       data: [
