@@ -35,6 +35,8 @@ export const listItems = pgTable(
     index('list_items_bot_idx')
       .on(t.schemaId, t.botId, t.createdAt, t.id)
       .where(sql`${t.botId} is not null`),
+    // The text slot indexes also INCLUDE n1–n3, d1–d2, created_at and updated_at (migration
+    // 0004: drizzle cannot express INCLUDE), so equality + sort is index-only.
     index('list_items_t1_idx')
       .on(t.schemaId, t.t1, t.id)
       .where(sql`${t.t1} is not null`),

@@ -16,18 +16,39 @@ async function selectSegment(
   limit: number,
   offset: number,
 ): Promise<RecordRow[]> {
-  return db
-    .select({
-      id: listItems.id,
-      data: listItems.data,
-      createdAt: listItems.createdAt,
-      updatedAt: listItems.updatedAt,
-    })
-    .from(listItems)
-    .where(
-      sql`${listItems.id} in (select ${sql.identifier('id')} from ${listItems} where ${where} order by ${orderBy} limit ${limit} offset ${offset})`,
-    )
-    .orderBy(orderBy);
+  // Written as SQL, not with the query builder: this runs on every getListItems, and the
+  // builder's per-request cost was a tenth of the request (bench: docs/benchmarks.md).
+  const rows = await queryRows<StoredRow>(
+    db,
+    sql`select id, data, created_at, updated_at from ${listItems}
+      where id in (${pageIdsQuery(where, orderBy, limit, offset)}) order by ${orderBy}`,
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    data: row.data,
+    createdAt: asDate(row.created_at),
+    updatedAt: asDate(row.updated_at),
+  }));
+}
+
+interface StoredRow {
+  id: string;
+  data: Record<string, unknown>;
+  created_at: Date | string;
+  updated_at: Date | string;
+}
+
+/** node-postgres parses timestamptz into a Date; PGlite too, but a string is accepted. */
+function asDate(value: Date | string): Date {
+  return value instanceof Date ? value : new Date(value);
+}
+
+/**
+ * The ids of one page of one sort segment: the part of the page query that the indexes
+ * serve (exported so a test can read its plan).
+ */
+export function pageIdsQuery(where: SQL, orderBy: SQL, limit: number, offset: number): SQL {
+  return sql`select id from ${listItems} where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
 }
 
 /**

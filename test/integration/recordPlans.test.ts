@@ -1,0 +1,70 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/db/client.js';
+import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
+import { parseFilters } from '../../src/lists/filters/parseFilters.js';
+import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
+import { pageIdsQuery } from '../../src/lists/records/recordQuery.js';
+import { makeTenant } from '../helpers/factories.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/**
+ * The plans Postgres picks for the page query the service sends (design: record-storage.md).
+ * Plans depend on statistics, so the list is big enough (20,000 records among 60,000 rows)
+ * and analyzed, as a live table is by autovacuum.
+ */
+let t: TestApp;
+let list: TestList;
+
+beforeAll(async () => {
+  t = await startTestApp({ redis: false });
+  const owner = await makeTenant(t.db);
+  list = await makeList(t.db, owner, [
+    { slug: 'city', type: 'string' },
+    { slug: 'score', type: 'number' },
+  ]);
+  const other = await makeList(t.db, owner, [{ slug: 'x', type: 'string' }], 'noise');
+  // rows of both lists interleaved; 200 distinct cities, so one city is 0.5 % of the list
+  await t.db.execute(sql`
+    insert into list_items (id, schema_id, data, t1, n1)
+    select 'r' || k, case when k % 3 = 0 then ${list.id} else ${other.id} end,
+           jsonb_build_object('city', 'c' || (k % 600), 'score', (k * 7919) % 100000),
+           'c' || (k % 600), (k * 7919) % 100000
+    from generate_series(1, 60000) as k`);
+  await t.db.execute(sql`vacuum analyze list_items`);
+}, 60_000);
+afterAll(() => t.close());
+
+async function planOf(filters: Record<string, string>, orderBy: string): Promise<string> {
+  const conditions = parseFilters(list.fields, filters);
+  const sort = parseOrderBy(list.fields, orderBy);
+  const where = compileWhere({ listId: list.id, fields: list.fields, conditions, links: {}, sort });
+  const first = compileSort(sort)[0]!;
+  const scoped = first.where ? sql`${where} and ${first.where}` : where;
+  const rows = await queryRows<{ 'QUERY PLAN': string }>(
+    t.db,
+    sql`explain ${pageIdsQuery(scoped, first.orderBy, 50, 0)}`,
+  );
+  return rows.map((r) => r['QUERY PLAN']).join('\n');
+}
+
+describe('page plans on slotted fields', () => {
+  it('answers string equality + order by a number from the text slot index alone', async () => {
+    const plan = await planOf({ city: 'c3' }, 'score,asc');
+    expect(plan).toMatch(/Index Only Scan using list_items_t1_idx/);
+  });
+
+  it('also for order by created_at, and descending', async () => {
+    expect(await planOf({ city: 'c3' }, 'created_at,desc')).toMatch(
+      /Index Only Scan using list_items_t1_idx/,
+    );
+    expect(await planOf({ city: 'c3' }, 'score,desc')).toMatch(
+      /Index Only Scan using list_items_t1_idx/,
+    );
+  });
+
+  it('walks the number slot index for a number range ordered by that number', async () => {
+    expect(await planOf({ score: '>=,99000' }, 'score,asc')).toMatch(/list_items_n1_idx/);
+  });
+});
