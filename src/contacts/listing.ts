@@ -2,12 +2,12 @@ import type { AppDeps } from '../app.js';
 import { MemoryPagingHints } from './memoryPagingHints.js';
 import { hintKey, type PagingHints } from './pagingHints.js';
 import type { ContactFilters } from './params.js';
-import type { StoredContact } from './presenter.js';
 import { RedisPagingHints } from './redisPagingHints.js';
 import {
   countContacts,
   pageOfContacts,
   readScopeState,
+  type ListedContact,
   type Scope,
   type ScopeState,
 } from './repository.js';
@@ -29,7 +29,7 @@ export function pagingHintsFor(deps: ListingDeps): PagingHints {
 }
 
 export interface ListingPage {
-  items: StoredContact[];
+  items: ListedContact[];
   total: number;
 }
 
@@ -87,7 +87,7 @@ async function page(
   { scope, key }: Resolved,
   filters: ContactFilters,
   { offset, limit }: { offset: number; limit: number },
-): Promise<StoredContact[]> {
+): Promise<ListedContact[]> {
   const hints = pagingHintsFor(deps);
   const from = (await hints.nearest(key, offset)) ?? { offset: 0, lastId: 0 };
   const items = await pageOfContacts(deps.db, scope, filters, {
@@ -96,7 +96,9 @@ async function page(
     limit,
   });
   const last = items.at(-1);
-  if (last) await hints.remember(key, { offset: offset + items.length, lastId: last.id });
+  // Not awaited: a hint only speeds up later pages (best effort, never throws), and the next
+  // command on the same Redis connection runs after it anyway.
+  if (last) void hints.remember(key, { offset: offset + items.length, lastId: last.id });
   return items;
 }
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../db/client.js';
+import { contactsAsJson } from './contactJson.js';
 import type { ContactFilters } from './params.js';
 import type { StoredContact } from './presenter.js';
 
@@ -106,6 +107,12 @@ export interface PageWindow {
   limit: number;
 }
 
+/** A listed contact: its id (for paging) and its JSON text (contactJson.ts). */
+export interface ListedContact {
+  id: number;
+  json: string;
+}
+
 /**
  * One page in ascending id. A deferred join: the OFFSET runs on an index-only scan of the
  * paging index and only the page's rows are fetched (design/record-storage.md).
@@ -115,20 +122,16 @@ export async function pageOfContacts(
   scope: Scope,
   filters: ContactFilters,
   { afterId, skip, limit }: PageWindow,
-): Promise<StoredContact[]> {
-  const rows = await queryRows<StoredContact>(
+): Promise<ListedContact[]> {
+  const rows = await queryRows<ListedContact>(
     db,
-    // `= ANY(ARRAY(…))` keeps the fetch an index scan on the primary key; a join here
-    // may be planned as a hash join over a sequential scan of every contact.
-    sql`SELECT ${contactColumns}
-        FROM contacts c
-        WHERE c.id = ANY(ARRAY(
-          SELECT id FROM contacts
+    contactsAsJson(
+      sql`SELECT id FROM contacts
           WHERE ${listingWhere(scope, filters)} AND id > ${afterId}
-          ORDER BY id OFFSET ${skip} LIMIT ${limit}))
-        ORDER BY c.id`,
+          ORDER BY id OFFSET ${skip} LIMIT ${limit}`,
+    ),
   );
-  return rows.map(normalise);
+  return rows.map((row) => ({ id: Number(row.id), json: row.json }));
 }
 
 export async function contactById(db: Db, id: number): Promise<StoredContact | undefined> {

@@ -7,7 +7,8 @@ import {
   optionalInt,
   toFilters,
 } from '../contacts/params.js';
-import { presentContact } from '../contacts/presenter.js';
+import type { ListedContact } from '../contacts/repository.js';
+import { JsonText } from '../http/orderedJson.js';
 import { pageEnvelope, pageOffset } from '../http/paging.js';
 import { defineMethod, ok } from './method.js';
 
@@ -48,7 +49,7 @@ export const getContacts = defineMethod({
         offset,
         limit,
       });
-      return ok({ data: items.map(presentContact), meta: { offset, limit, total } });
+      return ok({ data: items.map(asJson), meta: { offset, limit, total } });
     }
 
     const page = params.page ?? 1;
@@ -58,7 +59,7 @@ export const getContacts = defineMethod({
       limit: perPage,
     });
     const envelope = pageEnvelope({
-      items: items.map(presentContact),
+      items: items.map(asJson),
       total,
       page,
       perPage,
@@ -81,3 +82,6 @@ export const getContacts = defineMethod({
     });
   },
 });
+
+/** Postgres rendered each contact already (contacts/contactJson.ts). */
+const asJson = (contact: ListedContact) => new JsonText(contact.json);

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { OrderedObject, stringifyJson } from '../../src/http/orderedJson.js';
+import { JsonText, OrderedObject, stringifyJson } from '../../src/http/orderedJson.js';
 
 const ordered = (...entries: Array<[string, unknown]>) => new OrderedObject(entries);
 
@@ -68,5 +68,22 @@ describe('stringifyJson (spec 4.3: fields keep the order in which they were sent
     fc.assert(
       fc.property(fc.jsonValue(), (v) => stringifyJson(v) === (JSON.stringify(v) ?? 'null')),
     );
+  });
+
+  it('places JsonText as written, at any depth, next to ordered and plain values', () => {
+    const body = {
+      data: [new JsonText('{"id":1,"b" : [1,2]}'), new JsonText('{"id":2}')],
+      meta: { total: 2, fields: ordered(['2', 'x'], ['1', 'y']) },
+    };
+    expect(stringifyJson(body)).toBe(
+      '{"data":[{"id":1,"b" : [1,2]},{"id":2}],"meta":{"total":2,"fields":{"2":"x","1":"y"}}}',
+    );
+    expect(stringifyJson(new JsonText('[]'))).toBe('[]');
+  });
+
+  it('leaves JSON.stringify outside the serializer correct (a log line parses JsonText back)', () => {
+    expect(JSON.stringify({ a: new JsonText('{"x" : 1}') })).toBe('{"a":{"x":1}}');
+    expect(stringifyJson({ ok: 1 })).toBe('{"ok":1}');
+    expect(JSON.stringify({ a: new JsonText('{"x" : 1}') })).toBe('{"a":{"x":1}}');
   });
 });
