@@ -2,7 +2,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'migrations/', 'node_modules/', 'coverage/', 'client/dist/'] },
+  {
+    ignores: [
+      'dist/',
+      'dist-bench/',
+      'data/',
+      'migrations/',
+      'node_modules/',
+      'coverage/',
+      'client/dist/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

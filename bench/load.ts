@@ -98,7 +98,7 @@ export interface RawTemplate {
  * a transaction runs on that transaction's client (held from BEGIN to COMMIT/ROLLBACK, as
  * the service holds it); any other query takes a pool client for itself, as pool.query does.
  */
-async function replay(pool: pg.Pool, t: RawTemplate, i: number) {
+export async function replay(pool: pg.Pool, t: RawTemplate, i: number) {
   const held = new Map<number, pg.PoolClient>();
   const stages = new Map<number, CapturedQuery[]>();
   for (const q of t.queries) stages.set(q.stage, [...(stages.get(q.stage) ?? []), q]);

@@ -10,6 +10,7 @@
  * server (default redis://127.0.0.1:6379). Exits non-zero only when a scenario errors.
  */
 import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -42,7 +43,9 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_BASE = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const REDIS_URL = `${REDIS_BASE.replace(/\/\d*$/, '')}/7`;
 const DB_NAME = SMOKE ? 'lk_bench_smoke' : 'lk_bench';
-const PORT = Number(option('port') ?? 39_000 + (process.pid % 1000));
+// Below Linux's ephemeral range (32768–60999): an outgoing connection of the run (autocannon,
+// pools) can never hold the port a server is about to listen on.
+const PORT = Number(option('port') ?? 21_000 + 5 * (process.pid % 1000));
 const OUT = SMOKE ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench');
 
 const SHAPE: DatasetShape = SMOKE
@@ -69,8 +72,10 @@ async function main() {
   const ds = await ensureDataset(SERVER, DB_NAME, SHAPE, log);
   const dbUrl = databaseUrl(SERVER, DB_NAME);
   if (!flag('skip-build')) {
-    log('building dist/ …');
+    log('building dist/ and dist-bench/ …');
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
+    // the bench's own servers run compiled too, so they compare with dist/main.js like for like
+    execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
   }
   const env = {
     DATABASE_URL: dbUrl,
@@ -250,14 +255,55 @@ async function measure(
     vary: s.vary?.(n, c.response),
   }));
   const raw = await loadRaw(dbUrl, POOL, templates, CONNECTIONS, SECONDS);
-  if (api.errors > 0 || raw.errors > 0) {
-    throw new Error(`${api.errors} failed API requests, ${raw.errors} failed raw requests`);
+  // writes vary their SQL per request (vary), which a JSON file cannot carry: reads only
+  const floor = s.vary ? undefined : await measureFloor(s, apiKey, dbUrl, shapes);
+  if (api.errors > 0 || raw.errors > 0 || (floor?.errors ?? 0) > 0) {
+    throw new Error(
+      `${api.errors} failed API requests, ${raw.errors} failed raw requests, ${floor?.errors ?? 0} failed floor requests`,
+    );
   }
-  const row: Row = { id: s.id, letter: s.letter, label: s.label, size: s.size, api, raw, rssMb };
+  const row: Row = {
+    id: s.id,
+    letter: s.letter,
+    label: s.label,
+    size: s.size,
+    api,
+    raw,
+    floor,
+    rssMb,
+  };
   log(
-    `${s.id.padEnd(22)} api ${fmt(api)} | raw ${fmt(raw)} | api/raw ${(api.rps / raw.rps).toFixed(2)} | rss ${rssMb.toFixed(0)} MB`,
+    `${s.id.padEnd(22)} api ${fmt(api)} | raw ${fmt(raw)} | api/raw ${(api.rps / raw.rps).toFixed(2)}${floor ? ` | floor ${fmt(floor)} | floor/raw ${(floor.rps / raw.rps).toFixed(2)}` : ''} | rss ${rssMb.toFixed(0)} MB`,
   );
   return row;
+}
+
+/** The same requests against bench/floorServer.ts: HTTP + the Redis script + the same SQL. */
+async function measureFloor(
+  s: Scenario,
+  apiKey: string,
+  dbUrl: string,
+  shapes: (Capture & { response: unknown })[],
+): Promise<LoadResult> {
+  const file = path.join(os.tmpdir(), `listkeeper-floor-${process.pid}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify({
+      templates: shapes.map((c) => ({ queries: c.queries, response: c.response })),
+    }),
+  );
+  const floor = await startServer({
+    args: ['dist-bench/bench/floorServer.js'],
+    env: { DATABASE_URL: dbUrl, REDIS_URL, BENCH_FLOOR_FILE: file },
+    port: PORT + 4,
+  });
+  try {
+    await loadHttp(floor.url, apiKey, (i) => s.request(i + 1_000_002), CONNECTIONS, WARMUP);
+    return await loadHttp(floor.url, apiKey, (i) => s.request(i + 2), CONNECTIONS, SECONDS);
+  } finally {
+    await floor.stop();
+    rmSync(file, { force: true });
+  }
 }
 
 const fmt = (r: LoadResult) =>
@@ -272,7 +318,7 @@ async function authOverhead(
   const results: Record<'on' | 'off', LoadResult> = {} as Record<'on' | 'off', LoadResult>;
   for (const mode of ['on', 'off'] as const) {
     const server = await startServer({
-      args: ['--import', 'tsx', 'bench/variantServer.ts', '--auth', mode],
+      args: ['dist-bench/bench/variantServer.js', '--auth', mode],
       env: { ...env, BENCH_ACCOUNT_ID: String(accountId) },
       port: PORT + 1,
     });
