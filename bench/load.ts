@@ -142,6 +142,8 @@ export async function loadRaw(
   templates: RawTemplate[],
   connections: number,
   seconds: number,
+  /** index of the first request (rounds of one scenario must not repeat a write's values) */
+  firstIndex = 0,
 ): Promise<LoadResult> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
   // open the pool's connections first, as the server's are warm when measured
@@ -149,7 +151,7 @@ export async function loadRaw(
   const latencies: number[] = [];
   let errors = 0;
   let firstError = '';
-  let i = 0;
+  let i = firstIndex;
   const end = process.hrtime.bigint() + BigInt(Math.round(seconds * 1e9));
   const worker = async () => {
     while (process.hrtime.bigint() < end) {

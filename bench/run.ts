@@ -3,7 +3,8 @@
  *
  *   npm run bench                 full run: 10k/100k/1M lists, 1M contacts (data set reused)
  *   npm run bench -- --smoke      tiny data, ~2 s per scenario, no targets (CI)
- *   options: --seconds N  --connections N  --only a,c,g  --skip-build
+ *   options: --seconds N (per side and scenario, split into rounds)  --connections N
+ *            --only a,c,g  --skip-build
  *
  * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
  * with databases of its own (lk_bench, lk_bench_smoke) and Redis database 7 of REDIS_URL's
@@ -35,6 +36,8 @@ const option = (name: string) => {
 const SMOKE = flag('smoke');
 const SECONDS = Number(option('seconds') ?? (SMOKE ? 1 : 10));
 const WARMUP = SMOKE ? 0.5 : 2;
+/** measurements per side and scenario, taken in turns; SECONDS is split between them */
+const ROUNDS = SMOKE ? 1 : 3;
 const CONNECTIONS = Number(option('connections') ?? 10);
 /** the service's pool size (src/db/client.ts); the raw pool is given the same */
 const POOL = 10;
@@ -45,7 +48,7 @@ const REDIS_URL = `${REDIS_BASE.replace(/\/\d*$/, '')}/7`;
 const DB_NAME = SMOKE ? 'lk_bench_smoke' : 'lk_bench';
 // Below Linux's ephemeral range (32768–60999): an outgoing connection of the run (autocannon,
 // pools) can never hold the port a server is about to listen on.
-const PORT = Number(option('port') ?? 21_000 + 5 * (process.pid % 1000));
+const PORT = Number(option('port') ?? 21_000 + 8 * (process.pid % 1000));
 const OUT = SMOKE ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench');
 
 const SHAPE: DatasetShape = SMOKE
@@ -246,22 +249,46 @@ async function measure(
 ): Promise<Row> {
   // warm-up (JIT, prepared statements, pool connections), not measured
   await loadHttp(server.url, apiKey, (i) => s.request(i + 1_000_002), CONNECTIONS, WARMUP);
-  server.resetPeak();
-  // request(0) and (1) were sent by the capture: the load starts after them
-  const api = await loadHttp(server.url, apiKey, (i) => s.request(i + 2), CONNECTIONS, SECONDS);
-  const rssMb = server.peakRssMb();
   const templates: RawTemplate[] = shapes.map((c, n) => ({
     queries: c.queries,
     vary: s.vary?.(n, c.response),
   }));
-  const raw = await loadRaw(dbUrl, POOL, templates, CONNECTIONS, SECONDS);
   // writes vary their SQL per request (vary), which a JSON file cannot carry: reads only
-  const floor = s.vary ? undefined : await measureFloor(s, apiKey, dbUrl, shapes);
-  if (api.errors > 0 || raw.errors > 0 || (floor?.errors ?? 0) > 0) {
+  const floorServer = s.vary ? undefined : await startFloor(dbUrl, shapes);
+  const rounds: Record<'api' | 'raw' | 'floor', LoadResult[]> = { api: [], raw: [], floor: [] };
+  let rssMb = 0;
+  try {
+    if (floorServer) {
+      await loadHttp(floorServer.url, apiKey, (i) => s.request(i + 1_000_002), CONNECTIONS, WARMUP);
+    }
+    // The sides take turns, so a slow spell of the machine (seconds long here) falls on all
+    // of them; each side's figure is its median round.
+    for (let round = 0; round < ROUNDS; round++) {
+      // request(0) and (1) were sent by the capture; each round's requests are new ones
+      const first = 2 + round * 10_000_000;
+      const next = (i: number) => s.request(first + i);
+      server.resetPeak();
+      rounds.api.push(await loadHttp(server.url, apiKey, next, CONNECTIONS, SECONDS / ROUNDS));
+      rssMb = Math.max(rssMb, server.peakRssMb());
+      rounds.raw.push(await loadRaw(dbUrl, POOL, templates, CONNECTIONS, SECONDS / ROUNDS, first));
+      if (floorServer) {
+        rounds.floor.push(
+          await loadHttp(floorServer.url, apiKey, next, CONNECTIONS, SECONDS / ROUNDS),
+        );
+      }
+    }
+  } finally {
+    await floorServer?.stop();
+  }
+  const errors = (side: LoadResult[]) => side.reduce((n, r) => n + r.errors, 0);
+  if (errors(rounds.api) + errors(rounds.raw) + errors(rounds.floor) > 0) {
     throw new Error(
-      `${api.errors} failed API requests, ${raw.errors} failed raw requests, ${floor?.errors ?? 0} failed floor requests`,
+      `${errors(rounds.api)} failed API requests, ${errors(rounds.raw)} failed raw requests, ${errors(rounds.floor)} failed floor requests`,
     );
   }
+  const api = medianRound(rounds.api);
+  const raw = medianRound(rounds.raw);
+  const floor = floorServer ? medianRound(rounds.floor) : undefined;
   const row: Row = {
     id: s.id,
     letter: s.letter,
@@ -278,13 +305,16 @@ async function measure(
   return row;
 }
 
-/** The same requests against bench/floorServer.ts: HTTP + the Redis script + the same SQL. */
-async function measureFloor(
-  s: Scenario,
-  apiKey: string,
+/** The round with the median throughput, whole (its p50 and p99 with it). */
+function medianRound(results: LoadResult[]): LoadResult {
+  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
+}
+
+/** bench/floorServer.ts for a scenario: HTTP + the Redis script + the same SQL. */
+async function startFloor(
   dbUrl: string,
   shapes: (Capture & { response: unknown })[],
-): Promise<LoadResult> {
+): Promise<ServerProcess> {
   const file = path.join(os.tmpdir(), `listkeeper-floor-${process.pid}.json`);
   writeFileSync(
     file,
@@ -292,16 +322,13 @@ async function measureFloor(
       templates: shapes.map((c) => ({ queries: c.queries, response: c.response })),
     }),
   );
-  const floor = await startServer({
-    args: ['dist-bench/bench/floorServer.js'],
-    env: { DATABASE_URL: dbUrl, REDIS_URL, BENCH_FLOOR_FILE: file },
-    port: PORT + 4,
-  });
   try {
-    await loadHttp(floor.url, apiKey, (i) => s.request(i + 1_000_002), CONNECTIONS, WARMUP);
-    return await loadHttp(floor.url, apiKey, (i) => s.request(i + 2), CONNECTIONS, SECONDS);
+    return await startServer({
+      args: ['dist-bench/bench/floorServer.js'],
+      env: { DATABASE_URL: dbUrl, REDIS_URL, BENCH_FLOOR_FILE: file },
+      port: PORT + 4,
+    });
   } finally {
-    await floor.stop();
     rmSync(file, { force: true });
   }
 }
@@ -315,43 +342,71 @@ async function authOverhead(
   accountId: number,
   s: Scenario,
 ) {
-  const results: Record<'on' | 'off', LoadResult> = {} as Record<'on' | 'off', LoadResult>;
-  for (const mode of ['on', 'off'] as const) {
-    const server = await startServer({
-      args: ['dist-bench/bench/variantServer.js', '--auth', mode],
-      env: { ...env, BENCH_ACCOUNT_ID: String(accountId) },
-      port: PORT + 1,
-    });
-    try {
-      results[mode] = await loadHttp(server.url, apiKey, (i) => s.request(i), CONNECTIONS, SECONDS);
-    } finally {
-      await server.stop();
-    }
-  }
-  log(
-    `auth+limiter on/off: ${(results.on.rps / results.off.rps).toFixed(2)} (${fmt(results.on)} vs ${fmt(results.off)})`,
+  const modes = ['on', 'off'] as const;
+  const servers = await Promise.all(
+    modes.map((mode, n) =>
+      startServer({
+        args: ['dist-bench/bench/variantServer.js', '--auth', mode],
+        env: { ...env, BENCH_ACCOUNT_ID: String(accountId) },
+        port: PORT + 1 + n * 4,
+      }),
+    ),
   );
-  return { on: results.on, off: results.off };
+  const rounds: Record<'on' | 'off', LoadResult[]> = { on: [], off: [] };
+  try {
+    for (const server of servers) {
+      await loadHttp(server.url, apiKey, (i) => s.request(i), CONNECTIONS, WARMUP);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [n, mode] of modes.entries()) {
+        rounds[mode].push(
+          await loadHttp(
+            servers[n]!.url,
+            apiKey,
+            (i) => s.request(i),
+            CONNECTIONS,
+            SECONDS / ROUNDS,
+          ),
+        );
+      }
+    }
+  } finally {
+    await Promise.all(servers.map((server) => server.stop()));
+  }
+  const on = medianRound(rounds.on);
+  const off = medianRound(rounds.off);
+  log(`auth+limiter on/off: ${(on.rps / off.rps).toFixed(2)} (${fmt(on)} vs ${fmt(off)})`);
+  return { on, off };
 }
 
 async function twoInstances(env: Record<string, string>, apiKey: string, s: Scenario) {
   const one = await startServer({ env, port: PORT + 2 });
   const two = await startServer({ env, port: PORT + 3 });
+  const seconds = SECONDS / ROUNDS;
+  const single: number[] = [];
+  const double: number[] = [];
   try {
-    const single = await loadHttp(one.url, apiKey, (i) => s.request(i), CONNECTIONS, SECONDS);
-    const both = await Promise.all(
-      [one, two].map((srv) =>
-        loadHttp(srv.url, apiKey, (i) => s.request(i), CONNECTIONS / 2, SECONDS),
-      ),
-    );
-    const rps = both[0]!.rps + both[1]!.rps;
-    log(
-      `two instances / one: ${(rps / single.rps).toFixed(2)} (${rps.toFixed(0)} vs ${single.rps.toFixed(0)} req/s)`,
-    );
-    return { single: single.rps, double: rps };
+    for (const srv of [one, two]) {
+      await loadHttp(srv.url, apiKey, (i) => s.request(i), CONNECTIONS, WARMUP);
+    }
+    for (let round = 0; round < ROUNDS; round++) {
+      single.push((await loadHttp(one.url, apiKey, (i) => s.request(i), CONNECTIONS, seconds)).rps);
+      const both = await Promise.all(
+        [one, two].map((srv) =>
+          loadHttp(srv.url, apiKey, (i) => s.request(i), CONNECTIONS / 2, seconds),
+        ),
+      );
+      double.push(both[0]!.rps + both[1]!.rps);
+    }
   } finally {
     await Promise.all([one.stop(), two.stop()]);
   }
+  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const result = { single: median(single), double: median(double) };
+  log(
+    `two instances / one: ${(result.double / result.single).toFixed(2)} (${result.double.toFixed(0)} vs ${result.single.toFixed(0)} req/s)`,
+  );
+  return result;
 }
 
 function machineFacts() {
