@@ -102,12 +102,14 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async () => {
-    if (closing) throw errors.unavailable(1);
+  // Hooks on every request take callbacks, not async functions: no promise per request.
+  app.addHook('onRequest', (_request, _reply, done) => {
+    done(closing ? errors.unavailable(1) : undefined);
   });
 
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', String(request.id));
+    done(null, payload);
   });
 
   registerProbes(app, deps);

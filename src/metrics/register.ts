@@ -20,12 +20,14 @@ export function registerMetrics(
   if (!deps.config.metrics.enabled) return;
   const metrics = createMetrics({ limiter: deps.limiter, pool: deps.pool });
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.routeOptions.url !== API_ROUTE) return;
-    const name = (request.params as { method?: string }).method ?? '';
-    // Only registered names become labels: arbitrary URLs must not grow the series count.
-    const method = methods.has(name) ? name : 'unknown';
-    metrics.record({ method, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+  app.addHook('onResponse', (request, reply, done) => {
+    if (request.routeOptions.url === API_ROUTE) {
+      const name = (request.params as { method?: string }).method ?? '';
+      // Only registered names become labels: arbitrary URLs must not grow the series count.
+      const method = methods.has(name) ? name : 'unknown';
+      metrics.record({ method, status: reply.statusCode, seconds: reply.elapsedTime / 1000 });
+    }
+    done();
   });
 
   const port = deps.config.metrics.port;
