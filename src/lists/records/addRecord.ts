@@ -1,31 +1,57 @@
 import type { OrderedObject } from '../../http/orderedJson.js';
 import type { RecordContext } from './context.js';
-import { requireOwnList } from './listLookup.js';
+import { requireOwnList, type ListForRecords } from './listLookup.js';
 import { presentRecord } from './presenter.js';
+import { recentListsOf } from './recentLists.js';
 import { checkReferences } from './references.js';
 import { FieldsChanged, insertRecord } from './recordWrites.js';
+import type { RecordRow } from './recordLookup.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 
 /** A field change racing the insert is retried against the new fields this many times. */
 const ATTEMPTS = 3;
 
-/** spec 4.8: validate against the list's fields, check linked contacts and bots, insert. */
+/**
+ * spec 4.8: validate against the list's fields, check linked contacts and bots, insert. A list
+ * remembered from an earlier insert (recentLists.ts) saves the lookup; if anything fails with
+ * it — a 4xx as much as a changed list — the request starts over from a fresh read, so every
+ * answer rests on the database's current list.
+ */
 export async function addRecord(
   ctx: RecordContext,
   schemaId: string,
   data: Record<string, unknown>,
 ): Promise<OrderedObject> {
-  for (let attempt = 1; ; attempt++) {
-    const list = await requireOwnList(ctx.db, ctx.caller, schemaId);
-    const values = validateData(list.fields, data, 'add');
-    await checkReferences(ctx.db, ctx.caller, list.fields, values);
-    const changes = toStoredChanges(list.fields, values, ctx.cipher);
+  const recent = recentListsOf(ctx.db);
+  let remembered = recent.get(schemaId, ctx.clock().getTime());
+  // another account's list: the fresh read below answers its 403
+  if (remembered?.ownerId !== ctx.caller.accountId) remembered = undefined;
+  for (let attempt = 1; ; ) {
+    const list = remembered ?? (await requireOwnList(ctx.db, ctx.caller, schemaId));
     try {
-      const row = await insertRecord(ctx.db, list.id, list.fields, changes, ctx.clock());
+      const row = await insertInto(ctx, list, data);
+      recent.remember(list, ctx.clock().getTime());
       return presentRecord(list.fields, row, ctx.cipher);
     } catch (err) {
+      if (remembered) {
+        recent.forget(schemaId);
+        remembered = undefined;
+        continue;
+      }
       if (!(err instanceof FieldsChanged) || attempt >= ATTEMPTS) throw err;
+      attempt++;
     }
   }
+}
+
+async function insertInto(
+  ctx: RecordContext,
+  list: ListForRecords,
+  data: Record<string, unknown>,
+): Promise<RecordRow> {
+  const values = validateData(list.fields, data, 'add');
+  await checkReferences(ctx.db, ctx.caller, list.fields, values);
+  const changes = toStoredChanges(list.fields, values, ctx.cipher);
+  return insertRecord(ctx.db, list.id, list.fields, changes, ctx.clock());
 }

@@ -1,0 +1,44 @@
+import type { Database } from '../../db/client.js';
+import type { ListForRecords } from './listLookup.js';
+
+const MAX_LISTS = 5000;
+const TTL_MS = 60_000;
+
+/**
+ * Lists that addListItem read lately, so a run of inserts into one list skips the lookup
+ * round trip (on this machine 0.45 ms of a 1.9 ms insert). Safe because the insert itself is
+ * guarded: it writes only while the list is live and its fields are the ones the values were
+ * validated against (recordWrites.ts), and any failure on a remembered list is decided again
+ * on a fresh read (addRecord.ts). An instance never answers from what it remembers alone.
+ */
+export class RecentLists {
+  private readonly lists = new Map<string, { list: ListForRecords; at: number }>();
+
+  get(id: string, nowMs: number): ListForRecords | undefined {
+    const entry = this.lists.get(id);
+    if (!entry) return undefined;
+    if (nowMs - entry.at <= TTL_MS) return entry.list;
+    this.lists.delete(id);
+    return undefined;
+  }
+
+  remember(list: ListForRecords, nowMs: number): void {
+    this.lists.delete(list.id);
+    // a Map iterates in insertion order: the first key is the longest unrefreshed
+    if (this.lists.size >= MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);
+    this.lists.set(list.id, { list, at: nowMs });
+  }
+
+  forget(id: string): void {
+    this.lists.delete(id);
+  }
+}
+
+const byDatabase = new WeakMap<Database, RecentLists>();
+
+/** One memory per database handle (tests run several apps in one process). */
+export function recentListsOf(db: Database): RecentLists {
+  let recent = byDatabase.get(db);
+  if (!recent) byDatabase.set(db, (recent = new RecentLists()));
+  return recent;
+}

@@ -1,0 +1,112 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/**
+ * addListItem remembers the lists it inserted into (src/lists/records/recentLists.ts) and
+ * skips their lookup. Every change made behind its back must still be answered from the
+ * database's current list.
+ */
+let t: TestApp;
+let owner: Tenant;
+let other: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ redis: false });
+  owner = await makeTenant(t.db);
+  other = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+async function newList(fields: Record<string, unknown>[]) {
+  const res = await call(
+    t.app,
+    'createListSchema',
+    { project_uuid: owner.projectUuid, name: 'Recent', fields },
+    { key: owner.apiKey },
+  );
+  expect(res.status).toBe(201);
+  return res.body.data.id as string;
+}
+
+const add = (schemaId: string, data: Record<string, unknown>, key = owner.apiKey) =>
+  call(t.app, 'addListItem', { schema_id: schemaId, data }, { key });
+
+/** Postgres queries sent while `run` runs, counted at the real client. */
+async function queriesDuring(run: () => Promise<unknown>): Promise<number> {
+  const query = pg.Client.prototype.query;
+  let sent = 0;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    sent++;
+    return (query as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof query;
+  try {
+    await run();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return sent;
+}
+
+const field = (slug: string, type: string, isRequired = false) => ({
+  slug,
+  name: slug,
+  type,
+  is_required: isRequired,
+});
+
+describe('addListItem with a remembered list', () => {
+  it('skips the list lookup on the next insert into the same list', async () => {
+    const id = await newList([field('title', 'string')]);
+    const first = await queriesDuring(() => add(id, { title: 'a' }));
+    const second = await queriesDuring(() => add(id, { title: 'b' }));
+    expect(second).toBe(first - 1);
+  });
+
+  it('accepts a record without a required field deleted since', async () => {
+    const id = await newList([field('title', 'string', true), field('note', 'string')]);
+    expect((await add(id, { title: 't' })).status).toBe(201);
+    const removed = await call(
+      t.app,
+      'deleteListSchemaField',
+      { schema_id: id, slug: 'title' },
+      { key: owner.apiKey },
+    );
+    expect(removed.status).toBe(204);
+    const res = await add(id, { note: 'n' });
+    expect(res.status).toBe(201);
+    expect(res.body.data).not.toHaveProperty('title');
+  });
+
+  it('refuses a record without a required field added since, and stores a new field', async () => {
+    const id = await newList([field('title', 'string')]);
+    expect((await add(id, { title: 't' })).status).toBe(201);
+    const added = await call(
+      t.app,
+      'addListSchemaField',
+      { schema_id: id, field: field('score', 'number', true) },
+      { key: owner.apiKey },
+    );
+    expect(added.status).toBe(204);
+    const refused = await add(id, { title: 'u' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toHaveProperty(['data.score']);
+    const stored = await add(id, { title: 'v', score: '7' });
+    expect(stored.status).toBe(201);
+    expect(stored.body.data.score).toBe(7);
+  });
+
+  it('answers 404 once the list is deleted, and 403 to another account', async () => {
+    const id = await newList([field('title', 'string')]);
+    expect((await add(id, { title: 't' })).status).toBe(201);
+    expect((await add(id, { title: 'x' }, other.apiKey)).status).toBe(403);
+    expect((await add(id, { title: 'u' })).status).toBe(201);
+    const deleted = await call(t.app, 'deleteListSchema', { schema_id: id }, { key: owner.apiKey });
+    expect(deleted.status).toBe(204);
+    const res = await add(id, { title: 'v' });
+    expect(res.status).toBe(404);
+    expect(res.body.errors).toHaveProperty('schema_id');
+  });
+});
