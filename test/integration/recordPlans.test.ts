@@ -67,4 +67,18 @@ describe('page plans on slotted fields', () => {
   it('walks the number slot index for a number range ordered by that number', async () => {
     expect(await planOf({ score: '>=,99000' }, 'score,asc')).toMatch(/list_items_n1_idx/);
   });
+
+  it('keeps the records table vacuumed after 2 % new rows, so these scans stay index-only', async () => {
+    const [row] = await queryRows<{ options: string[] }>(
+      t.db,
+      sql`select reloptions as options from pg_class where relname = 'list_items'`,
+    );
+    expect(row!.options).toEqual(
+      expect.arrayContaining([
+        'autovacuum_vacuum_insert_scale_factor=0.02',
+        'autovacuum_vacuum_scale_factor=0.02',
+        'autovacuum_analyze_scale_factor=0.02',
+      ]),
+    );
+  });
 });
