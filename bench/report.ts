@@ -26,6 +26,8 @@ export interface Row {
 export interface Report {
   smoke: boolean;
   seconds: number;
+  /** alternating rounds the seconds were split into */
+  rounds: number;
   connections: number;
   pool: number;
   shape: DatasetShape;
@@ -58,7 +60,7 @@ function markdown(r: Report): string {
   const byId = new Map(r.rows.map((row) => [row.id, row]));
   const out: string[] = [];
   out.push(
-    `Run of ${new Date().toISOString()}${r.smoke ? ' (smoke: tiny data, targets not meaningful)' : ''}: ${r.connections} connections, ${r.seconds} s per measurement, pool of ${r.pool} on both sides; took ${f(r.tookSeconds, 0)} s.`,
+    `Run of ${new Date().toISOString()}${r.smoke ? ' (smoke: tiny data, targets not meaningful)' : ''}: ${r.connections} connections, ${r.seconds} s per side and scenario in ${r.rounds} alternating round(s), each side's median round shown, pool of ${r.pool} on both sides; took ${f(r.tookSeconds, 0)} s.`,
     '',
     `Machine: ${Object.entries(r.machine)
       .map(([k, v]) => `${k} ${v}`)

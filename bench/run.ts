@@ -157,6 +157,7 @@ async function main() {
   await writeReport(OUT, {
     smoke: SMOKE,
     seconds: SECONDS,
+    rounds: ROUNDS,
     connections: CONNECTIONS,
     pool: POOL,
     shape: SHAPE,

@@ -27,7 +27,7 @@ export async function addRecord(
   let remembered = recent.get(schemaId, ctx.clock().getTime());
   // another account's list: the fresh read below answers its 403
   if (remembered?.ownerId !== ctx.caller.accountId) remembered = undefined;
-  for (let attempt = 1; ; ) {
+  for (let attempt = 1; ;) {
     const list = remembered ?? (await requireOwnList(ctx.db, ctx.caller, schemaId));
     try {
       const row = await insertInto(ctx, list, data);
