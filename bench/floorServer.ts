@@ -8,7 +8,8 @@
  *
  *   node dist-bench/bench/floorServer.js   (built by `npm run bench`)
  * Environment: DATABASE_URL, REDIS_URL, PORT, HOST, BENCH_FLOOR_FILE (JSON written by run.ts:
- * `{ templates: [{ queries, response }] }`; requests take the templates in turn).
+ * `{ templates: [{ queries, response }] }`; requests take the templates in turn), and
+ * BENCH_FLOOR_REDIS=off to leave the script out (what one Redis round trip costs at least).
  */
 import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
@@ -35,6 +36,7 @@ const counter = new RequestCounter(redis, {
   versionKey: 'lkfloor:epoch',
 });
 
+const withRedis = process.env.BENCH_FLOOR_REDIS !== 'off';
 let served = 0;
 const app = Fastify({ logger: false });
 app.route({
@@ -43,7 +45,9 @@ app.route({
   handler: async (_request, reply) => {
     const i = served++;
     const template = templates[i % templates.length]!;
-    await counter.count({ failuresKey: 'floor-ip', accountKey: 'floor-account' }, Date.now());
+    if (withRedis) {
+      await counter.count({ failuresKey: 'floor-ip', accountKey: 'floor-account' }, Date.now());
+    }
     await replay(pool, template, i);
     return reply.type('application/json').send(JSON.stringify(template.response));
   },

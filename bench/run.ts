@@ -145,7 +145,14 @@ async function main() {
 
   // 4. The auth + limiter step: the same route through bench/variantServer.ts with it on and off.
   const authRatio = wanted('a')
-    ? await authOverhead(env, ds.apiKey, ds.accountId, all[0]!).catch((err: unknown) => {
+    ? await authOverhead(
+        env,
+        ds.apiKey,
+        ds.accountId,
+        all[0]!,
+        dbUrl,
+        captured.get(all[0]!.id)!,
+      ).catch((err: unknown) => {
         errors.push(`auth overhead: ${String(err)}`);
         return undefined;
       })
@@ -311,12 +318,15 @@ function medianRound(results: LoadResult[]): LoadResult {
   return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
 }
 
+let floorFiles = 0;
+
 /** bench/floorServer.ts for a scenario: HTTP + the Redis script + the same SQL. */
 async function startFloor(
   dbUrl: string,
   shapes: (Capture & { response: unknown })[],
+  { withRedis = true, port = PORT + 4 } = {},
 ): Promise<ServerProcess> {
-  const file = path.join(os.tmpdir(), `listkeeper-floor-${process.pid}.json`);
+  const file = path.join(os.tmpdir(), `listkeeper-floor-${process.pid}-${floorFiles++}.json`);
   writeFileSync(
     file,
     JSON.stringify({
@@ -326,8 +336,13 @@ async function startFloor(
   try {
     return await startServer({
       args: ['dist-bench/bench/floorServer.js'],
-      env: { DATABASE_URL: dbUrl, REDIS_URL, BENCH_FLOOR_FILE: file },
-      port: PORT + 4,
+      env: {
+        DATABASE_URL: dbUrl,
+        REDIS_URL,
+        BENCH_FLOOR_FILE: file,
+        BENCH_FLOOR_REDIS: withRedis ? 'on' : 'off',
+      },
+      port,
     });
   } finally {
     rmSync(file, { force: true });
@@ -337,47 +352,54 @@ async function startFloor(
 const fmt = (r: LoadResult) =>
   `${r.rps.toFixed(0).padStart(6)} req/s p50 ${r.p50.toFixed(2)} p99 ${r.p99.toFixed(2)}`;
 
+/**
+ * The auth + limiter step: the service with it on and off (bench/variantServer.ts), and — for
+ * the bound — the floor server with and without its one Redis script, all four in turns.
+ */
 async function authOverhead(
   env: Record<string, string>,
   apiKey: string,
   accountId: number,
   s: Scenario,
+  dbUrl: string,
+  shapes: (Capture & { response: unknown })[],
 ) {
-  const modes = ['on', 'off'] as const;
-  const servers = await Promise.all(
-    modes.map((mode, n) =>
-      startServer({
-        args: ['dist-bench/bench/variantServer.js', '--auth', mode],
-        env: { ...env, BENCH_ACCOUNT_ID: String(accountId) },
-        port: PORT + 1 + n * 4,
-      }),
-    ),
-  );
-  const rounds: Record<'on' | 'off', LoadResult[]> = { on: [], off: [] };
+  const sides = ['on', 'off', 'floorOn', 'floorOff'] as const;
+  const variant = (mode: 'on' | 'off', port: number) =>
+    startServer({
+      args: ['dist-bench/bench/variantServer.js', '--auth', mode],
+      env: { ...env, BENCH_ACCOUNT_ID: String(accountId) },
+      port,
+    });
+  const servers = await Promise.all([
+    variant('on', PORT + 1),
+    variant('off', PORT + 5),
+    startFloor(dbUrl, shapes, { withRedis: true, port: PORT + 6 }),
+    startFloor(dbUrl, shapes, { withRedis: false, port: PORT + 7 }),
+  ]);
+  const rounds: Record<(typeof sides)[number], LoadResult[]> = {
+    on: [],
+    off: [],
+    floorOn: [],
+    floorOff: [],
+  };
+  const load = (url: string, seconds: number) =>
+    loadHttp(url, apiKey, (i) => s.request(i), CONNECTIONS, seconds);
   try {
-    for (const server of servers) {
-      await loadHttp(server.url, apiKey, (i) => s.request(i), CONNECTIONS, WARMUP);
-    }
+    for (const server of servers) await load(server.url, WARMUP);
     for (let round = 0; round < ROUNDS; round++) {
-      for (const [n, mode] of modes.entries()) {
-        rounds[mode].push(
-          await loadHttp(
-            servers[n]!.url,
-            apiKey,
-            (i) => s.request(i),
-            CONNECTIONS,
-            SECONDS / ROUNDS,
-          ),
-        );
+      for (const [n, side] of sides.entries()) {
+        rounds[side].push(await load(servers[n]!.url, SECONDS / ROUNDS));
       }
     }
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
-  const on = medianRound(rounds.on);
-  const off = medianRound(rounds.off);
-  log(`auth+limiter on/off: ${(on.rps / off.rps).toFixed(2)} (${fmt(on)} vs ${fmt(off)})`);
-  return { on, off };
+  const [on, off, floorOn, floorOff] = sides.map((side) => medianRound(rounds[side]));
+  log(
+    `auth+limiter on/off: ${(on!.rps / off!.rps).toFixed(2)} (${fmt(on!)} vs ${fmt(off!)}); floor with/without the script: ${(floorOn!.rps / floorOff!.rps).toFixed(2)}`,
+  );
+  return { on: on!, off: off!, floorOn: floorOn!, floorOff: floorOff! };
 }
 
 async function twoInstances(env: Record<string, string>, apiKey: string, s: Scenario) {
