@@ -12,6 +12,10 @@ const UNAVAILABLE_CODES = new Set([
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
   '57014', // query_canceled (statement timeout)
+  // Contention, not a defect: the same request succeeds once the other transaction is done,
+  // so the client is told to retry (503 + Retry-After) instead of getting a 500.
+  '55P03', // lock_not_available (lock_timeout)
+  '40P01', // deadlock_detected
   '08000',
   '08001',
   '08003',

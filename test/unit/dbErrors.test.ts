@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { isDatabaseUnavailable, sqlState } from '../../src/db/errors.js';
+
+/** A Postgres error as drizzle throws it: the driver's error as the cause. */
+const wrapped = (code: string) =>
+  Object.assign(new Error('Failed query: insert …'), {
+    cause: Object.assign(new Error('postgres said no'), { code }),
+  });
+
+describe('database errors answered 503 (retry) rather than 500', () => {
+  it.each([
+    ['57014', 'statement timeout'],
+    ['55P03', 'lock timeout'],
+    ['40P01', 'deadlock'],
+    ['57P01', 'admin shutdown'],
+    ['53300', 'too many connections'],
+    ['ECONNREFUSED', 'connection refused'],
+  ])('%s (%s) is unavailable', (code) => {
+    expect(isDatabaseUnavailable(wrapped(code))).toBe(true);
+  });
+
+  it.each([
+    ['23505', 'unique violation'],
+    ['22P02', 'invalid text representation'],
+    ['42P01', 'undefined table'],
+  ])('%s (%s) is a defect or a conflict, not unavailability', (code) => {
+    expect(isDatabaseUnavailable(wrapped(code))).toBe(false);
+    expect(sqlState(wrapped(code))).toBe(code);
+  });
+
+  it('recognises a dropped connection by its message', () => {
+    expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
+  });
+});
