@@ -5,7 +5,7 @@ import { preparedPerDatabase } from '../../db/preparedPerDatabase.js';
 import { listItems } from '../../db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
 import { errors } from '../../http/errors.js';
-import { isLookupableId } from './listLookup.js';
+import { isLookupableId } from '../schemas/repository.js';
 
 export interface RecordRow {
   id: string;

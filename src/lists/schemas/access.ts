@@ -14,8 +14,7 @@ export async function requireOwnedList(
   caller: Caller,
   schemaId: string,
 ): Promise<ListSchemaRow> {
-  // An id we never issued (NUL cannot even reach Postgres) is simply not found.
-  const list = schemaId.includes('\u0000') ? undefined : await findLiveList(db, schemaId);
+  const list = await findLiveList(db, schemaId);
   if (!list) throw errors.listNotFound();
   if (list.ownerId !== caller.accountId) {
     throw errors.forbidden('This list belongs to a project of another account.');

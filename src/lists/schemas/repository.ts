@@ -32,8 +32,17 @@ const liveListById = preparedPerDatabase((db) =>
     .prepare('lk_live_list_by_id'),
 );
 
-/** A list that exists and is not deleted. */
+/** IDs we never issued (NUL cannot even be sent to Postgres) are simply not found. */
+export function isLookupableId(id: string): boolean {
+  return id.length > 0 && id.length <= 255 && !id.includes('\u0000');
+}
+
+/**
+ * A list that exists and is not deleted (spec 3: a deleted list is gone at once, even while
+ * its records are still being reclaimed).
+ */
 export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
+  if (!isLookupableId(id)) return undefined;
   const [row] = await liveListById(db).execute({ id });
   return row;
 }
