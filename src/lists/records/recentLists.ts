@@ -1,4 +1,4 @@
-import type { Database } from '../../db/client.js';
+import { onePerDatabase } from '../../db/onePerDatabase.js';
 import type { ListForRecords } from './listLookup.js';
 
 const MAX_LISTS = 5000;
@@ -34,11 +34,5 @@ export class RecentLists {
   }
 }
 
-const byDatabase = new WeakMap<Database, RecentLists>();
-
-/** One memory per database handle (tests run several apps in one process). */
-export function recentListsOf(db: Database): RecentLists {
-  let recent = byDatabase.get(db);
-  if (!recent) byDatabase.set(db, (recent = new RecentLists()));
-  return recent;
-}
+/** One memory per database handle. */
+export const recentListsOf = onePerDatabase(() => new RecentLists());

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../../auth/caller.js';
 import type { Database } from '../../db/client.js';
-import { preparedPerDatabase } from '../../db/preparedPerDatabase.js';
+import { onePerDatabase } from '../../db/onePerDatabase.js';
 import { listItems } from '../../db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
 import { errors } from '../../http/errors.js';
@@ -21,7 +21,7 @@ export interface FoundRecord {
   fields: StoredField[];
 }
 
-const recordById = preparedPerDatabase((db) =>
+const recordById = onePerDatabase((db) =>
   db
     .select({
       id: listItems.id,

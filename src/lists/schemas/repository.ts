@@ -1,6 +1,6 @@
 import { and, asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { preparedPerDatabase } from '../../db/preparedPerDatabase.js';
+import { onePerDatabase } from '../../db/onePerDatabase.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../db/schema/index.js';
 
 /** spec 8: lists per project. */
@@ -24,7 +24,7 @@ export async function findProject(db: Database, uuid: string) {
 }
 
 // Every method on one list reads it first: a hot fixed query (design: named statements).
-const liveListById = preparedPerDatabase((db) =>
+const liveListById = onePerDatabase((db) =>
   db
     .select()
     .from(listSchemas)
