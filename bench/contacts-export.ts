@@ -28,11 +28,11 @@ import { findImportBot } from '../src/contacts/importRepository.js';
 import { listContacts } from '../src/contacts/listing.js';
 import { contactColumns, pageOfContacts } from '../src/contacts/repository.js';
 import { connectPostgres, queryRows } from '../src/db/client.js';
-import { migratePostgres } from '../src/db/migrate.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';
 import { createRuntime } from '../src/runtime.js';
+import { benchDatabase } from './database.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -48,22 +48,6 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DB_NAME = 'lk_bench_contacts';
 const ENCRYPTION_KEY = Buffer.alloc(32, 3).toString('base64');
-
-const urlFor = (name: string) => {
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: SERVER });
-  await client.connect();
-  try {
-    return await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -90,19 +74,13 @@ async function* contactLines(n: number): AsyncIterable<string> {
 }
 
 async function main() {
-  const exists = (await admin(`select 1 from pg_database where datname = '${DB_NAME}'`)).rowCount;
-  if (!REUSE || !exists) {
-    await admin(`drop database if exists ${DB_NAME} with (force)`);
-    await admin(`create database ${DB_NAME}`);
-    await migratePostgres(urlFor(DB_NAME));
-  }
-  const url = urlFor(DB_NAME);
+  const { url, created } = await benchDatabase(SERVER, DB_NAME, REUSE);
   const handle = connectPostgres(url, pino({ level: 'silent' }));
   const db = handle.db;
 
   let apiKey: string;
   let botId: number;
-  const reused = REUSE && exists ? await existingTenant() : undefined;
+  const reused = created ? undefined : await existingTenant();
   if (reused) {
     ({ apiKey, botId } = reused);
     console.log(`reusing ${DB_NAME}: bot ${botId}`);

@@ -12,7 +12,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { databaseUrl, ENCRYPTION_KEY } from './dataset.js';
+import { databaseUrl } from './database.js';
+import { ENCRYPTION_KEY } from './dataset.js';
 import { startServer } from './server.js';
 import { connectPostgres, queryRows } from '../src/db/client.js';
 import pino from 'pino';

@@ -18,6 +18,7 @@ import { createFieldCipher } from '../src/lists/encryption/cipher.js';
 import { toStoredChanges } from '../src/lists/records/storedRow.js';
 import { validateData } from '../src/lists/records/validateData.js';
 import { assignSlots } from '../src/lists/slots.js';
+import { admin, databaseUrl } from './database.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';
@@ -105,22 +106,6 @@ function mulberry32(seed: number) {
     t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-export async function admin(serverUrl: string, query: string) {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    return await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
-
-export function databaseUrl(serverUrl: string, name: string) {
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
 }
 
 /** Creates and migrates the database if needed; builds the data set unless this version is there. */

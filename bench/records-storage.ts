@@ -17,11 +17,9 @@
  * a database of its own, `lk_bench_records`. Trust ratios more than absolute times.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import pg from 'pg';
 import pino from 'pino';
 import type { Caller } from '../src/auth/caller.js';
 import { connectPostgres } from '../src/db/client.js';
-import { migratePostgres } from '../src/db/migrate.js';
 import { listSchemas, type StoredField } from '../src/db/schema/listSchemas.js';
 import { createFieldCipher } from '../src/lists/encryption/cipher.js';
 import { addRecord } from '../src/lists/records/addRecord.js';
@@ -30,6 +28,7 @@ import { listRecords } from '../src/lists/records/listRecords.js';
 import { assignSlots } from '../src/lists/slots.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createProject } from '../src/operator/projects.js';
+import { benchDatabase } from './database.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -43,22 +42,6 @@ const INSERTS_ONLY = args.includes('--inserts-only');
 const INSERTS = Number(arg('inserts', '3000'));
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = 'lk_bench_records';
-
-const urlFor = (name: string) => {
-  const url = new URL(SERVER);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
-
-async function admin(query: string) {
-  const client = new pg.Client({ connectionString: SERVER });
-  await client.connect();
-  try {
-    return await client.query(query);
-  } finally {
-    await client.end();
-  }
-}
 
 const FIELDS = assignSlots([
   {
@@ -100,17 +83,12 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function main() {
-  const exists = (await admin(`select 1 from pg_database where datname = '${DB_NAME}'`)).rowCount;
-  if (!REUSE || !exists) {
-    await admin(`drop database if exists ${DB_NAME} with (force)`);
-    await admin(`create database ${DB_NAME}`);
-    await migratePostgres(urlFor(DB_NAME));
-  }
-  const handle = connectPostgres(urlFor(DB_NAME), pino({ level: 'silent' }), {
+  const { url, created } = await benchDatabase(SERVER, DB_NAME, REUSE);
+  const handle = connectPostgres(url, pino({ level: 'silent' }), {
     statementTimeoutMs: 600_000,
   });
   const db = handle.db;
-  const lists = await ensureData(db, !REUSE || !exists);
+  const lists = await ensureData(db, created);
   const caller: Caller = {
     accountId: lists.ownerId,
     email: 'b@bench',

@@ -1,0 +1,37 @@
+/** The bench's own databases on BENCH_DATABASE_URL's server. */
+import pg from 'pg';
+import { migratePostgres } from '../src/db/migrate.js';
+
+/** One statement on the server's maintenance database (create, drop, look up databases). */
+export async function admin(serverUrl: string, query: string) {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await client.query(query);
+  } finally {
+    await client.end();
+  }
+}
+
+export function databaseUrl(serverUrl: string, name: string) {
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+/**
+ * A migrated database `name`: made anew unless `reuse` and it exists. `created` says whether
+ * its data must be loaded.
+ */
+export async function benchDatabase(serverUrl: string, name: string, reuse: boolean) {
+  const exists = (await admin(serverUrl, `select 1 from pg_database where datname = '${name}'`))
+    .rowCount;
+  const url = databaseUrl(serverUrl, name);
+  const created = !reuse || !exists;
+  if (created) {
+    await admin(serverUrl, `drop database if exists ${name} with (force)`);
+    await admin(serverUrl, `create database ${name}`);
+    await migratePostgres(url);
+  }
+  return { url, created };
+}
