@@ -161,6 +161,26 @@ export async function startServer(env: Record<string, string | undefined>): Prom
   };
 }
 
+/** POST /api/v1/<method> with a JSON body over real HTTP, as a client expecting JSON. */
+export function postApi(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  key?: string,
+  signal?: AbortSignal,
+): Promise<Response> {
+  return fetch(`${url}/api/v1/${method}`, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json',
+      'content-type': 'application/json',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+    },
+    body: JSON.stringify(params),
+    signal,
+  });
+}
+
 /** Calls a method over real HTTP with a Bearer key, like a client that expects JSON. */
 export async function callHttp(
   url: string,
@@ -169,15 +189,7 @@ export async function callHttp(
   key?: string,
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read any shape
 ): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${url}/api/v1/${method}`, {
-    method: 'POST',
-    headers: {
-      accept: 'application/json',
-      'content-type': 'application/json',
-      ...(key ? { authorization: `Bearer ${key}` } : {}),
-    },
-    body: JSON.stringify(params),
-  });
+  const res = await postApi(url, method, params, key);
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }

@@ -3,7 +3,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, startServer, type ServerProcess } from './processes.js';
+import { freePort, postApi, startServer, type ServerProcess } from './processes.js';
 import { startRedisServer, waitFor, type RedisServer } from './redisServer.js';
 import { TEST_ENCRYPTION_KEY } from './testApp.js';
 
@@ -202,16 +202,7 @@ export async function timedCall(
 ): Promise<Timed> {
   const started = performance.now();
   try {
-    const res = await fetch(`${url}/api/v1/${method}`, {
-      method: 'POST',
-      headers: {
-        accept: 'application/json',
-        'content-type': 'application/json',
-        ...(key ? { authorization: `Bearer ${key}` } : {}),
-      },
-      body: JSON.stringify(params),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    const res = await postApi(url, method, params, key, AbortSignal.timeout(timeoutMs));
     const text = await res.text();
     let body: unknown = text;
     try {
