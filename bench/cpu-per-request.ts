@@ -7,6 +7,10 @@
  *
  *   npm run build && npx tsx bench/cpu-per-request.ts '/api/v1/getListSchema?schema_id=…'
  *     [--seconds 8] [--connections 10] [--profile]   (--profile: node --cpu-prof, into $TMPDIR)
+ *     [--rate N]   (N requests/s in all, below saturation: the CPU figures then compare
+ *                   work without the scheduling noise of a saturated 2-core machine)
+ *     [--auth on|off]   (the auth + limiter variants of bench/variantServer.ts instead of
+ *                        dist/main.js; needs `npx tsc -p tsconfig.bench.json`)
  * Uses the `lk_bench` database built by `npm run bench` (its API key) and Redis database 7.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -47,15 +51,16 @@ function snapshot(): Map<string, { comm: string; ticks: number }> {
 }
 
 const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
-const [meta] = await queryRows<{ key: string }>(
+const [meta] = await queryRows<{ key: string; accountId: string }>(
   handle.db,
-  sql`select dataset->>'apiKey' as key from bench_meta limit 1`,
+  sql`select dataset->>'apiKey' as key, dataset->>'accountId' as "accountId" from bench_meta limit 1`,
 );
+const auth = args.includes('--auth') ? option('auth', 'on') : undefined;
 await handle.close();
 const server = await startServer({
   args: [
     ...(args.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${os.tmpdir()}`] : []),
-    'dist/main.js',
+    ...(auth ? ['dist-bench/bench/variantServer.js', '--auth', auth] : ['dist/main.js']),
   ],
   env: {
     DATABASE_URL: dbUrl,
@@ -63,6 +68,7 @@ const server = await startServer({
     ENCRYPTION_KEY,
     RATE_LIMIT_PER_MINUTE: '1000000000',
     LOG_LEVEL: 'warn',
+    BENCH_ACCOUNT_ID: meta!.accountId,
   },
   port: 20_900,
 });
@@ -71,6 +77,7 @@ const run = (seconds: number) =>
     url: `${server.url}${path}`,
     connections: Number(option('connections', '10')),
     duration: seconds,
+    ...(args.includes('--rate') ? { overallRate: Number(option('rate', '0')) } : {}),
     headers: { authorization: `Bearer ${meta!.key}`, accept: 'application/json' },
   });
 try {

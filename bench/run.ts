@@ -24,7 +24,8 @@ import { databaseUrl } from './database.js';
 import { ENCRYPTION_KEY, ensureDataset, type DatasetShape } from './dataset.js';
 import { exportScenario, type ExportResult } from './exportScenario.js';
 import { loadHttp, loadRaw, type LoadResult, type RawTemplate } from './load.js';
-import { writeReport, type Row } from './report.js';
+import { median, medianRound, pairedRounds } from './pairedRounds.js';
+import { writeReport, type AuthOverhead, type Row } from './report.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { startServer, type ServerProcess } from './server.js';
 
@@ -39,6 +40,9 @@ const SECONDS = Number(option('seconds') ?? (SMOKE ? 1 : 10));
 const WARMUP = SMOKE ? 0.5 : 2;
 /** measurements per side and scenario, taken in turns; SECONDS is split between them */
 const ROUNDS = SMOKE ? 1 : 3;
+/** the auth + limiter pairs: more, shorter rounds, each compared on its own (pairedRounds.ts) */
+const AUTH_ROUNDS = SMOKE ? 1 : 10;
+const AUTH_ROUND_SECONDS = SMOKE ? 1 : 2;
 const CONNECTIONS = Number(option('connections') ?? 10);
 /** the service's pool size (src/db/client.ts); the raw pool is given the same */
 const POOL = 10;
@@ -314,11 +318,6 @@ async function measure(
   return row;
 }
 
-/** The round with the median throughput, whole (its p50 and p99 with it). */
-function medianRound(results: LoadResult[]): LoadResult {
-  return [...results].sort((a, b) => a.rps - b.rps)[Math.floor(results.length / 2)]!;
-}
-
 let floorFiles = 0;
 
 /** bench/floorServer.ts for a scenario: HTTP + the Redis script + the same SQL. */
@@ -355,7 +354,8 @@ const fmt = (r: LoadResult) =>
 
 /**
  * The auth + limiter step: the service with it on and off (bench/variantServer.ts), and — for
- * the bound — the floor server with and without its one Redis script, all four in turns.
+ * the bound — the floor server with and without its one Redis script, each pair compared
+ * round by round (pairedRounds.ts).
  */
 async function authOverhead(
   env: Record<string, string>,
@@ -364,8 +364,7 @@ async function authOverhead(
   s: Scenario,
   dbUrl: string,
   shapes: (Capture & { response: unknown })[],
-) {
-  const sides = ['on', 'off', 'floorOn', 'floorOff'] as const;
+): Promise<AuthOverhead> {
   const variant = (mode: 'on' | 'off', port: number) =>
     startServer({
       args: ['dist-bench/bench/variantServer.js', '--auth', mode],
@@ -373,35 +372,29 @@ async function authOverhead(
       port,
     });
   const servers = await Promise.all([
-    variant('on', PORT + 1),
     variant('off', PORT + 5),
-    startFloor(dbUrl, shapes, { withRedis: true, port: PORT + 6 }),
+    variant('on', PORT + 1),
     startFloor(dbUrl, shapes, { withRedis: false, port: PORT + 7 }),
+    startFloor(dbUrl, shapes, { withRedis: true, port: PORT + 6 }),
   ]);
-  const rounds: Record<(typeof sides)[number], LoadResult[]> = {
-    on: [],
-    off: [],
-    floorOn: [],
-    floorOff: [],
-  };
-  const load = (url: string, seconds: number) =>
-    loadHttp(url, apiKey, (i) => s.request(i), CONNECTIONS, seconds);
+  const [off, on, floorOff, floorOn] = servers.map(
+    (server) => () =>
+      loadHttp(server.url, apiKey, (i) => s.request(i), CONNECTIONS, AUTH_ROUND_SECONDS),
+  ) as [Load, Load, Load, Load];
   try {
-    for (const server of servers) await load(server.url, WARMUP);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [n, side] of sides.entries()) {
-        rounds[side].push(await load(servers[n]!.url, SECONDS / ROUNDS));
-      }
-    }
+    for (const load of [off, on, floorOff, floorOn]) await load();
+    const service = await pairedRounds(AUTH_ROUNDS, off, on);
+    const floor = await pairedRounds(AUTH_ROUNDS, floorOff, floorOn);
+    log(
+      `auth+limiter on/off: ${service.ratio.toFixed(2)} (median of ${AUTH_ROUNDS} paired rounds; ${fmt(service.b)} vs ${fmt(service.a)}); floor with/without the script: ${floor.ratio.toFixed(2)}`,
+    );
+    return { service, floor };
   } finally {
     await Promise.all(servers.map((server) => server.stop()));
   }
-  const [on, off, floorOn, floorOff] = sides.map((side) => medianRound(rounds[side]));
-  log(
-    `auth+limiter on/off: ${(on!.rps / off!.rps).toFixed(2)} (${fmt(on!)} vs ${fmt(off!)}); floor with/without the script: ${(floorOn!.rps / floorOff!.rps).toFixed(2)}`,
-  );
-  return { on: on!, off: off!, floorOn: floorOn!, floorOff: floorOff! };
 }
+
+type Load = () => Promise<LoadResult>;
 
 async function twoInstances(env: Record<string, string>, apiKey: string, s: Scenario) {
   const one = await startServer({ env, port: PORT + 2 });
@@ -425,7 +418,6 @@ async function twoInstances(env: Record<string, string>, apiKey: string, s: Scen
   } finally {
     await Promise.all([one.stop(), two.stop()]);
   }
-  const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
   const result = { single: median(single), double: median(double) };
   log(
     `two instances / one: ${(result.double / result.single).toFixed(2)} (${result.double.toFixed(0)} vs ${result.single.toFixed(0)} req/s)`,

@@ -11,8 +11,11 @@ import { buildApp } from '../src/app.js';
 import { connectPostgres } from '../src/db/client.js';
 import { createRuntime } from '../src/runtime.js';
 import { loadConfigOrExit } from '../src/startup.js';
+import { RequestCounter } from '../src/ratelimit/requestCounter.js';
+import { KEY_EPOCH_KEY } from '../src/auth/invalidation.js';
 
-const auth = process.argv[process.argv.indexOf('--auth') + 1] !== 'off';
+const mode = process.argv[process.argv.indexOf('--auth') + 1];
+const auth = mode === 'on';
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
 const database = connectPostgres(config.databaseUrl!, log);
@@ -31,7 +34,24 @@ if (!auth) {
   // Answers in the shape of both the older authenticator (a caller) and the newer one (an
   // admission: caller and rate decision), so the variant does not depend on which is in.
   const admitted = { ...caller, caller, rate: allowed };
-  runtime.deps.authenticate = (async () => admitted) as unknown as typeof runtime.deps.authenticate;
+  // `script`: no key check, only the request's one Redis script (what the round trip costs)
+  const counter =
+    mode === 'script' &&
+    new RequestCounter(runtime.deps.redis!, {
+      limit: config.rateLimitPerMinute,
+      brake: config.failedAuthPerMinute,
+      prefix: runtime.deps.redisPrefix,
+      versionKey: KEY_EPOCH_KEY,
+    });
+  const admit = counter
+    ? async () => {
+        await counter.count({ failuresKey: 'ip:bench', accountKey: `a${accountId}` }, Date.now());
+        return admitted;
+      }
+    : async () => admitted;
+  runtime.deps.authenticate = Object.assign(admit, {
+    expectedCaller: () => undefined,
+  }) as unknown as typeof runtime.deps.authenticate;
   (runtime.deps as { limiter: unknown }).limiter = {
     hit: async () => allowed,
     peek: async () => allowed,
