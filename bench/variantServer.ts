@@ -2,9 +2,11 @@
  * The service's app with or without its auth and rate-limit step, for the overhead ratio
  * of issue 5 (the auth + Redis limiter path keeps ≥ 75 % of the same route without it).
  * Both variants start through this file, so the only difference is that step:
- *   node --import tsx bench/variantServer.ts --auth on|off
+ *   node --import tsx bench/variantServer.ts --auth on|off|script
  * `off` answers every request as the account BENCH_ACCOUNT_ID without looking at the key
- * or counting the request. Environment as for dist/main.js.
+ * or counting the request; `script` does the same after sending the request's one Redis
+ * script (what the round trip alone costs, without hashing, key cache or decisions).
+ * Environment as for dist/main.js.
  */
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
