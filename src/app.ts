@@ -12,7 +12,7 @@ import { registerDeveloperRoutes } from './docs/developerRoutes.js';
 import { registerApiRoute } from './http/apiRoute.js';
 import { BODY_LIMIT_BYTES, createErrorHandler, handleFrameworkError } from './http/errorHandler.js';
 import { errors } from './http/errors.js';
-import { stringifyJson } from './http/orderedJson.js';
+import { serializeReply } from './http/orderedJson.js';
 import { parseParams, parseQueryForRouter } from './http/queryParser.js';
 import { redactUrl } from './http/redactUrl.js';
 import { serializeError } from './logger.js';
@@ -78,7 +78,9 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     return503OnClosing: false,
   });
 
-  app.setReplySerializer((payload) => stringifyJson(payload));
+  // A Buffer where the answer was written piece by piece (orderedJson.ts); Fastify sends
+  // strings and Buffers alike.
+  app.setReplySerializer((payload) => serializeReply(payload) as string);
   app.setErrorHandler(createErrorHandler(deps.config.baseUrl));
   // No URL in the body or the log: it may carry an api_token.
   app.setNotFoundHandler((_request, reply) => {

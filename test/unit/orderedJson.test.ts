@@ -1,6 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { JsonText, OrderedObject, stringifyJson } from '../../src/http/orderedJson.js';
+import {
+  JsonText,
+  OrderedObject,
+  serializeReply,
+  stringifyJson,
+} from '../../src/http/orderedJson.js';
 
 const ordered = (...entries: Array<[string, unknown]>) => new OrderedObject(entries);
 
@@ -85,5 +90,32 @@ describe('stringifyJson (spec 4.3: fields keep the order in which they were sent
     expect(JSON.stringify({ a: new JsonText('{"x" : 1}') })).toBe('{"a":{"x":1}}');
     expect(stringifyJson({ ok: 1 })).toBe('{"ok":1}');
     expect(JSON.stringify({ a: new JsonText('{"x" : 1}') })).toBe('{"a":{"x":1}}');
+  });
+});
+
+describe('serializeReply (the reply serializer)', () => {
+  it('answers a string when JSON.stringify could write the answer itself', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => serializeReply(v) === (JSON.stringify(v) ?? 'null')),
+    );
+  });
+
+  it('answers the UTF-8 bytes of stringifyJson when the answer was written piece by piece', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', '"', '\\', 'é', 'Я', '😀', '\u2028') });
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 5 }), text, (names, key) => {
+        const body = {
+          data: names.map((name) => new JsonText(JSON.stringify({ name }))),
+          meta: ordered([key, names.length], ['1', null], ['skipped', undefined]),
+        };
+        const reply = serializeReply(body);
+        expect(Buffer.isBuffer(reply)).toBe(true);
+        expect((reply as Buffer).equals(Buffer.from(stringifyJson(body)))).toBe(true);
+        expect(JSON.parse((reply as Buffer).toString('utf8'))).toEqual({
+          data: names.map((name) => ({ name })),
+          meta: { [key]: names.length, '1': null },
+        });
+      }),
+    );
   });
 });
