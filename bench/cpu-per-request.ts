@@ -16,22 +16,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import { databaseUrl } from './database.js';
-import { ENCRYPTION_KEY } from './dataset.js';
+import { benchServerEnv, diagnosisArgs } from './diagnosis.js';
 import { startServer } from './server.js';
-import { connectPostgres, queryRows } from '../src/db/client.js';
-import pino from 'pino';
-import { sql } from 'drizzle-orm';
 
-const args = process.argv.slice(2);
-const option = (name: string, fallback: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1]! : fallback;
-};
-const path = args.find((a) => a.startsWith('/'));
-if (!path) throw new Error('usage: cpu-per-request.ts <API path with query> [options]');
-const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const dbUrl = databaseUrl(SERVER, 'lk_bench');
+const { path, flag, option } = diagnosisArgs('cpu-per-request.ts <API path with query> [options]');
 const TICKS_PER_SECOND = 100;
 
 /** utime + stime ticks of every process, by pid, with its command name */
@@ -50,26 +38,14 @@ function snapshot(): Map<string, { comm: string; ticks: number }> {
   return out;
 }
 
-const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
-const [meta] = await queryRows<{ key: string; accountId: string }>(
-  handle.db,
-  sql`select dataset->>'apiKey' as key, dataset->>'accountId' as "accountId" from bench_meta limit 1`,
-);
-const auth = args.includes('--auth') ? option('auth', 'on') : undefined;
-await handle.close();
+const { apiKey, env } = await benchServerEnv();
+const auth = flag('auth') ? option('auth', 'on') : undefined;
 const server = await startServer({
   args: [
-    ...(args.includes('--profile') ? ['--cpu-prof', `--cpu-prof-dir=${os.tmpdir()}`] : []),
+    ...(flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${os.tmpdir()}`] : []),
     ...(auth ? ['dist-bench/bench/variantServer.js', '--auth', auth] : ['dist/main.js']),
   ],
-  env: {
-    DATABASE_URL: dbUrl,
-    REDIS_URL: 'redis://127.0.0.1:6379/7',
-    ENCRYPTION_KEY,
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    LOG_LEVEL: 'warn',
-    BENCH_ACCOUNT_ID: meta!.accountId,
-  },
+  env,
   port: 20_900,
 });
 const run = (seconds: number) =>
@@ -77,8 +53,8 @@ const run = (seconds: number) =>
     url: `${server.url}${path}`,
     connections: Number(option('connections', '10')),
     duration: seconds,
-    ...(args.includes('--rate') ? { overallRate: Number(option('rate', '0')) } : {}),
-    headers: { authorization: `Bearer ${meta!.key}`, accept: 'application/json' },
+    ...(flag('rate') ? { overallRate: Number(option('rate', '0')) } : {}),
+    headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
   });
 try {
   await run(3); // warm-up: JIT, prepared statements, pool

@@ -4,7 +4,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { format } from 'prettier';
+import { format, resolveConfig } from 'prettier';
 import type { Capture } from './capture.js';
 import { chartSvg } from './chart.js';
 import type { DatasetShape } from './dataset.js';
@@ -52,16 +52,20 @@ export interface Report {
 const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-/** Generated files go through prettier, so a run leaves the tree format-clean. */
+/**
+ * Generated files go through prettier with the project's settings, so a run leaves the tree
+ * format-clean.
+ */
 export async function writeReport(dir: string, report: Report): Promise<void> {
   mkdirSync(dir, { recursive: true });
-  const json = await format(JSON.stringify(report), { parser: 'json' });
-  writeFileSync(path.join(dir, 'results.json'), json);
+  const write = async (name: string, text: string, parser: string) => {
+    const file = path.join(dir, name);
+    const settings = (await resolveConfig(file)) ?? {};
+    writeFileSync(file, await format(text, { ...settings, parser }));
+  };
+  await write('results.json', JSON.stringify(report), 'json');
+  await write('results.md', markdown(report), 'markdown');
   writeFileSync(path.join(dir, 'chart.svg'), chartSvg(report.rows));
-  writeFileSync(
-    path.join(dir, 'results.md'),
-    await format(markdown(report), { parser: 'markdown' }),
-  );
 }
 
 function markdown(r: Report): string {
