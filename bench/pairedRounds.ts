@@ -38,8 +38,11 @@ export async function pairedRounds(
   return { a: medianRound(as), b: medianRound(bs), ratio: median(ratios), ratios };
 }
 
+/** The middle value; for an even count, the mean of the two middle ones (no lean either way). */
 export function median(xs: number[]): number {
-  return [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)]!;
+  const sorted = [...xs].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /** The round with the median throughput, whole (its p50 and p99 with it). */
