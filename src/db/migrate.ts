@@ -1,8 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
@@ -36,5 +34,8 @@ export async function migratePostgres(url: string): Promise<void> {
 
 /** PGlite is single-process, so no lock is needed. */
 export async function migrateEmbedded(pglite: PGlite): Promise<void> {
+  // embedded mode only (client.ts, openEmbedded)
+  const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
+  const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
   await migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder });
 }
