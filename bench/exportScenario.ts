@@ -11,6 +11,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { contactColumns } from '../src/contacts/repository.js';
+import { median } from './pairedRounds.js';
 
 export interface ExportResult {
   pages: number;
@@ -23,8 +24,6 @@ export interface ExportResult {
   exportMs: number;
   rawKeysetMs: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
 export async function exportScenario(opts: {
   url: string;

@@ -40,6 +40,7 @@ export async function pairedRounds(
 
 /** The middle value; for an even count, the mean of the two middle ones (no lean either way). */
 export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
   const sorted = [...xs].sort((x, y) => x - y);
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/db/client.js';
 import { listFieldErasures, listItems, listSchemas } from '../../src/db/schema/index.js';
@@ -511,16 +512,27 @@ describe('erasing a deleted field’s values when the request is cut short (spec
       select ${id} || '-' || g, ${id}, jsonb_build_object('title', 't' || g), 't' || g
       from generate_series(1, 300) g`);
     await removeField(t.db, id, 'title', now);
-    // The request's time is already up: nothing is erased before it answers.
-    const { finished, rest } = await eraseNowOrLater(
-      t.db,
-      { schemaId: id, slug: 'title', slot: 't1' },
-      AbortSignal.abort(),
-      { error: () => undefined },
-    );
-    expect(finished).toBe(false);
-    expect(await countWith(id, 'title')).toBe(300);
-    await rest;
+    // Another session holds the rows, so the background erase waits on them and the count
+    // below sees exactly what was erased before the answer: nothing, as the request's time
+    // is already up (an erase in the answer's path would wait here for good instead).
+    const holder = new pg.Client({ connectionString: t.database.url });
+    await holder.connect();
+    try {
+      await holder.query('begin');
+      await holder.query('select id from list_items where schema_id = $1 for update', [id]);
+      const { finished, rest } = await eraseNowOrLater(
+        t.db,
+        { schemaId: id, slug: 'title', slot: 't1' },
+        AbortSignal.abort(),
+        { error: () => undefined },
+      );
+      expect(finished).toBe(false);
+      expect(await countWith(id, 'title')).toBe(300);
+      await holder.query('commit');
+      await rest;
+    } finally {
+      await holder.end();
+    }
     expect(await countWith(id, 'title')).toBe(0);
     expect(
       await t.db.select().from(listFieldErasures).where(eq(listFieldErasures.schemaId, id)),
