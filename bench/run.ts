@@ -99,9 +99,10 @@ async function main() {
   log('capturing each scenario’s queries in-process …');
   const captured = await captureAll(all, dbUrl, env, ds.apiKey);
 
-  // 2. Cold start: spawn to /readyz 200, three times.
+  // 2. Cold start: spawn to /readyz 200, five times (a start lands on whatever the machine is
+  // still doing after the build and the capture: 1.15–1.62 s over nine starts in three runs).
   const coldStarts: number[] = [];
-  for (let r = 0; r < (SMOKE ? 1 : 3); r++) {
+  for (let r = 0; r < (SMOKE ? 1 : 5); r++) {
     const s = await startServer({ env, port: PORT });
     coldStarts.push(s.readyMs);
     await s.stop();
