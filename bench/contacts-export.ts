@@ -32,7 +32,7 @@ import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';
 import { createRuntime } from '../src/runtime.js';
-import { benchDatabase } from './database.js';
+import { BENCH_SERVER, benchDatabase } from './database.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -44,7 +44,6 @@ const LIMIT = Number(arg('limit', '1000'));
 const RUNS = Number(arg('runs', '5'));
 const REUSE = args.includes('--reuse');
 const IMPORT_ONLY = args.includes('--import-only');
-const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const DB_NAME = 'lk_bench_contacts';
 const ENCRYPTION_KEY = Buffer.alloc(32, 3).toString('base64');
@@ -74,7 +73,7 @@ async function* contactLines(n: number): AsyncIterable<string> {
 }
 
 async function main() {
-  const { url, created } = await benchDatabase(SERVER, DB_NAME, REUSE);
+  const { url, created } = await benchDatabase(BENCH_SERVER, DB_NAME, REUSE);
   const handle = connectPostgres(url, pino({ level: 'silent' }));
   const db = handle.db;
 

@@ -2,6 +2,10 @@
 import pg from 'pg';
 import { migratePostgres } from '../src/db/migrate.js';
 
+/** The Postgres server the bench makes its databases on. */
+export const BENCH_SERVER =
+  process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
 /** One statement on the server's maintenance database (create, drop, look up databases). */
 export async function admin(serverUrl: string, query: string) {
   const client = new pg.Client({ connectionString: serverUrl });

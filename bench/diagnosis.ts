@@ -5,8 +5,8 @@
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
 import { connectPostgres, queryRows } from '../src/db/client.js';
-import { databaseUrl } from './database.js';
-import { ENCRYPTION_KEY } from './dataset.js';
+import { BENCH_SERVER, databaseUrl } from './database.js';
+import { benchServiceEnv } from './server.js';
 
 export function diagnosisArgs(usage: string) {
   const args = process.argv.slice(2);
@@ -22,8 +22,7 @@ export function diagnosisArgs(usage: string) {
 
 /** The bench data set's API key, and the environment a server under diagnosis runs with. */
 export async function benchServerEnv(): Promise<{ apiKey: string; env: Record<string, string> }> {
-  const server = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dbUrl = databaseUrl(server, 'lk_bench');
+  const dbUrl = databaseUrl(BENCH_SERVER, 'lk_bench');
   const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
   try {
     const [meta] = await queryRows<{ key: string; accountId: string }>(
@@ -34,11 +33,7 @@ export async function benchServerEnv(): Promise<{ apiKey: string; env: Record<st
     return {
       apiKey: meta.key,
       env: {
-        DATABASE_URL: dbUrl,
-        REDIS_URL: 'redis://127.0.0.1:6379/7',
-        ENCRYPTION_KEY,
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-        LOG_LEVEL: 'warn',
+        ...benchServiceEnv(dbUrl),
         // the account the `--auth off` variant answers as (bench/variantServer.ts)
         BENCH_ACCOUNT_ID: meta.accountId,
       },

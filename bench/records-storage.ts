@@ -28,7 +28,7 @@ import { listRecords } from '../src/lists/records/listRecords.js';
 import { assignSlots } from '../src/lists/slots.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createProject } from '../src/operator/projects.js';
-import { benchDatabase } from './database.js';
+import { BENCH_SERVER, benchDatabase } from './database.js';
 
 const args = process.argv.slice(2);
 const arg = (name: string, fallback: string) => {
@@ -40,7 +40,6 @@ const RUNS = Number(arg('runs', '9'));
 const REUSE = args.includes('--reuse');
 const INSERTS_ONLY = args.includes('--inserts-only');
 const INSERTS = Number(arg('inserts', '3000'));
-const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB_NAME = 'lk_bench_records';
 
 const FIELDS = assignSlots([
@@ -83,7 +82,7 @@ async function median(fn: () => Promise<unknown>): Promise<number> {
 }
 
 async function main() {
-  const { url, created } = await benchDatabase(SERVER, DB_NAME, REUSE);
+  const { url, created } = await benchDatabase(BENCH_SERVER, DB_NAME, REUSE);
   const handle = connectPostgres(url, pino({ level: 'silent' }), {
     statementTimeoutMs: 600_000,
   });

@@ -20,14 +20,14 @@ import { loadConfig } from '../src/config.js';
 import { connectPostgres } from '../src/db/client.js';
 import { createRuntime } from '../src/runtime.js';
 import { capture, installCapture, type Capture } from './capture.js';
-import { databaseUrl } from './database.js';
-import { ENCRYPTION_KEY, ensureDataset, type DatasetShape } from './dataset.js';
+import { BENCH_SERVER, databaseUrl } from './database.js';
+import { ensureDataset, type DatasetShape } from './dataset.js';
 import { exportScenario, type ExportResult } from './exportScenario.js';
 import { loadHttp, loadRaw, type LoadResult, type RawTemplate } from './load.js';
 import { median, medianRound, pairedRounds } from './pairedRounds.js';
 import { writeReport, type AuthOverhead, type Row } from './report.js';
 import { scenarios, type Scenario } from './scenarios.js';
-import { startServer, type ServerProcess } from './server.js';
+import { BENCH_REDIS_URL, benchServiceEnv, startServer, type ServerProcess } from './server.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -47,9 +47,6 @@ const CONNECTIONS = Number(option('connections') ?? 10);
 /** the service's pool size (src/db/client.ts); the raw pool is given the same */
 const POOL = 10;
 const ONLY = option('only')?.split(',');
-const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const REDIS_BASE = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const REDIS_URL = `${REDIS_BASE.replace(/\/\d*$/, '')}/7`;
 const DB_NAME = SMOKE ? 'lk_bench_smoke' : 'lk_bench';
 // Below Linux's ephemeral range (32768–60999): an outgoing connection of the run (autocannon,
 // pools) can never hold the port a server is about to listen on.
@@ -77,22 +74,15 @@ const wanted = (letter: string) => !ONLY || ONLY.includes(letter);
 
 async function main() {
   const started = Date.now();
-  const ds = await ensureDataset(SERVER, DB_NAME, SHAPE, log);
-  const dbUrl = databaseUrl(SERVER, DB_NAME);
+  const ds = await ensureDataset(BENCH_SERVER, DB_NAME, SHAPE, log);
+  const dbUrl = databaseUrl(BENCH_SERVER, DB_NAME);
   if (!flag('skip-build')) {
     log('building dist/ and dist-bench/ …');
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' });
     // the bench's own servers run compiled too, so they compare with dist/main.js like for like
     execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
   }
-  const env = {
-    DATABASE_URL: dbUrl,
-    REDIS_URL,
-    ENCRYPTION_KEY,
-    // high enough never to refuse, so the limiter runs on every request without capping
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    LOG_LEVEL: 'warn',
-  };
+  const env = benchServiceEnv(dbUrl);
   const all = scenarios(ds, SHAPE).filter((s) => wanted(s.letter));
 
   // 1. Instrumented run: the SQL of each request (the raw workload) and round-trip counts.
@@ -135,7 +125,7 @@ async function main() {
         apiKey: ds.apiKey,
         botId: ds.botId,
         databaseUrl: dbUrl,
-        redisUrl: REDIS_URL,
+        redisUrl: BENCH_REDIS_URL,
         redisPrefix: 'lk:',
         limit: 1000,
         coldRuns: SMOKE ? 1 : 5,
@@ -339,7 +329,7 @@ async function startFloor(
       args: ['dist-bench/bench/floorServer.js'],
       env: {
         DATABASE_URL: dbUrl,
-        REDIS_URL,
+        REDIS_URL: BENCH_REDIS_URL,
         BENCH_FLOOR_FILE: file,
         BENCH_FLOOR_REDIS: withRedis ? 'on' : 'off',
       },
@@ -429,7 +419,7 @@ async function twoInstances(env: Record<string, string>, apiKey: string, s: Scen
 function machineFacts() {
   const pg = (() => {
     try {
-      return execFileSync('psql', ['-XAtc', 'show server_version', SERVER], {
+      return execFileSync('psql', ['-XAtc', 'show server_version', BENCH_SERVER], {
         encoding: 'utf8',
       }).trim();
     } catch {

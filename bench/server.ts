@@ -4,6 +4,22 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { ENCRYPTION_KEY } from './dataset.js';
+
+/** Redis database 7 of REDIS_URL's server (default redis://127.0.0.1:6379): the bench's own. */
+export const BENCH_REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/7`;
+
+/** The environment the service runs with under the bench, on the database at `databaseUrl`. */
+export function benchServiceEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: BENCH_REDIS_URL,
+    ENCRYPTION_KEY,
+    // high enough never to refuse, so the limiter runs on every request without capping
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+  };
+}
 
 export interface ServerProcess {
   url: string;

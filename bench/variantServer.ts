@@ -14,9 +14,13 @@ import { connectPostgres } from '../src/db/client.js';
 import { createRuntime } from '../src/runtime.js';
 import { loadConfigOrExit } from '../src/startup.js';
 import { RequestCounter } from '../src/ratelimit/requestCounter.js';
+import { accountKey } from '../src/auth/admission.js';
 import { KEY_EPOCH_KEY } from '../src/auth/invalidation.js';
 
 const mode = process.argv[process.argv.indexOf('--auth') + 1];
+if (mode !== 'on' && mode !== 'off' && mode !== 'script') {
+  throw new Error('usage: variantServer.js --auth on|off|script');
+}
 const auth = mode === 'on';
 const config = loadConfigOrExit();
 const log = pino({ level: config.logLevel });
@@ -47,13 +51,14 @@ if (!auth) {
     });
   const admit = counter
     ? async () => {
-        await counter.count({ failuresKey: 'ip:bench', accountKey: `a${accountId}` }, Date.now());
+        await counter.count(
+          { failuresKey: 'ip:bench', accountKey: accountKey(accountId) },
+          Date.now(),
+        );
         return admitted;
       }
     : async () => admitted;
-  runtime.deps.authenticate = Object.assign(admit, {
-    expectedCaller: () => undefined,
-  }) as unknown as typeof runtime.deps.authenticate;
+  runtime.deps.authenticate = admit as unknown as typeof runtime.deps.authenticate;
   (runtime.deps as { limiter: unknown }).limiter = {
     hit: async () => allowed,
     peek: async () => allowed,
