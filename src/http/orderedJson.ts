@@ -148,7 +148,8 @@ function writeEntries(entries: ReadonlyArray<readonly [string, unknown]>, out: s
   let first = true;
   for (const [key, v] of entries) {
     const mark = out.length;
-    out.push(first ? '' : ',', JSON.stringify(key), ':');
+    if (!first) out.push(',');
+    out.push(JSON.stringify(key), ':');
     if (write(v, out)) first = false;
     else out.length = mark;
   }
