@@ -22,9 +22,9 @@ import type { Caller } from '../src/auth/caller.js';
 import { connectPostgres } from '../src/db/client.js';
 import { listSchemas, type StoredField } from '../src/db/schema/listSchemas.js';
 import { createFieldCipher } from '../src/lists/encryption/cipher.js';
-import { addRecord } from '../src/lists/records/addRecord.js';
-import type { RecordContext } from '../src/lists/records/context.js';
-import { listRecords } from '../src/lists/records/listRecords.js';
+import { addItem } from '../src/lists/items/addItem.js';
+import type { ItemContext } from '../src/lists/items/context.js';
+import { queryItems } from '../src/lists/items/queryItems.js';
 import { assignSlots } from '../src/lists/slots.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createProject } from '../src/operator/projects.js';
@@ -96,7 +96,7 @@ async function main() {
     blocked: false,
     createdAt: new Date(),
   };
-  const ctx: RecordContext = {
+  const ctx: ItemContext = {
     db,
     caller,
     cipher: createFieldCipher(Buffer.alloc(32, 1).toString('base64')),
@@ -117,12 +117,12 @@ async function main() {
     const id = lists.ids[size]!;
     const base = { schemaId: id, limit: 50, page: 1, path: 'http://bench/api/v1/getListItems' };
     const a = await median(() =>
-      listRecords(ctx, { ...base, filters: { s: 'v7' }, orderBy: 'n,asc' }),
+      queryItems(ctx, { ...base, filters: { s: 'v7' }, orderBy: 'n,asc' }),
     );
     const b = await median(() =>
-      listRecords(ctx, { ...base, filters: { n: '>=,99000' }, orderBy: 'created_at' }),
+      queryItems(ctx, { ...base, filters: { n: '>=,99000' }, orderBy: 'created_at' }),
     );
-    const e = await median(() => listRecords(ctx, { ...base, contactId: 7 }));
+    const e = await median(() => queryItems(ctx, { ...base, contactId: 7 }));
     const ja = await median(() =>
       jsonbPage(db, id, sql`data->>'s' = 'v7'`, sql`(data->>'n')::numeric`),
     );
@@ -151,16 +151,16 @@ async function main() {
   const lastPage = Math.ceil(SIZES[SIZES.length - 1]! / 50);
   console.log('\nother shapes at the largest list (ms):');
   console.log(
-    `  unfiltered, default order, page 1:      ${(await median(() => listRecords(ctx, { ...base, page: 1 }))).toFixed(2)}`,
+    `  unfiltered, default order, page 1:      ${(await median(() => queryItems(ctx, { ...base, page: 1 }))).toFixed(2)}`,
   );
   console.log(
-    `  unfiltered, default order, last page:   ${(await median(() => listRecords(ctx, { ...base, page: lastPage }))).toFixed(2)}`,
+    `  unfiltered, default order, last page:   ${(await median(() => queryItems(ctx, { ...base, page: lastPage }))).toFixed(2)}`,
   );
   console.log(
-    `  unfiltered, order by n (nullable slot): ${(await median(() => listRecords(ctx, { ...base, page: 1, orderBy: 'n,asc' }))).toFixed(2)}`,
+    `  unfiltered, order by n (nullable slot): ${(await median(() => queryItems(ctx, { ...base, page: 1, orderBy: 'n,asc' }))).toFixed(2)}`,
   );
   console.log(
-    `  like '%7%' on the string slot (no trigram index): ${(await median(() => listRecords(ctx, { ...base, page: 1, filters: { s: 'like,%77%' } }))).toFixed(2)}`,
+    `  like '%7%' on the string slot (no trigram index): ${(await median(() => queryItems(ctx, { ...base, page: 1, filters: { s: 'like,%77%' } }))).toFixed(2)}`,
   );
 
   await insertRates(db, ctx, lists.insertList);
@@ -242,7 +242,7 @@ async function ensureData(db: ReturnType<typeof connectPostgres>['db'], load: bo
 
 async function insertRates(
   db: ReturnType<typeof connectPostgres>['db'],
-  ctx: RecordContext,
+  ctx: ItemContext,
   listId: string,
 ) {
   await db.execute(sql`drop table if exists bench_base`);
@@ -274,7 +274,7 @@ async function insertRates(
   // skipped: the bench has no contacts table rows, so the list's contact field is left empty)
   const fullRate = await rate(
     'addListItem path (lookup, validate, counter + insert: 1 statement)',
-    (i) => addRecord(ctx, listId, { s: 'v1', n: i }),
+    (i) => addItem(ctx, listId, { s: 'v1', n: i }),
   );
   console.log(
     `  slots / base: ${((slotRate / baseRate) * 100).toFixed(0)} %   addListItem path / base: ${((fullRate / baseRate) * 100).toFixed(0)} %  (target >= 50 %)`,

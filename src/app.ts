@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { Redis } from 'ioredis';
-import type pg from 'pg';
 import type { DestinationStream } from 'pino';
-import type { Authenticator } from './auth/authenticate.js';
-import type { KeyCache } from './auth/keyCache.js';
-import type { Config } from './config.js';
-import type { Database } from './db/client.js';
 import { registerDeveloperRoutes } from './docs/developerRoutes.js';
 import { registerApiRoute } from './http/apiRoute.js';
 import { BODY_LIMIT_BYTES, createErrorHandler, handleFrameworkError } from './http/errorHandler.js';
@@ -17,29 +11,8 @@ import { parseParams, parseQueryForRouter } from './http/queryParser.js';
 import { redactUrl } from './http/redactUrl.js';
 import { serializeError } from './logger.js';
 import { registerProbes } from './http/probes.js';
-import type { FieldCipher } from './lists/encryption/cipher.js';
+import type { AppDeps } from './appDeps.js';
 import type { ApiMethod } from './methods/method.js';
-import type { RateLimiter } from './ratelimit/limiter.js';
-
-/** Everything the app needs, built by the process entry (main.ts) or by tests. */
-export interface AppDeps {
-  config: Config;
-  db: Database;
-  /** Postgres pool behind `db` (absent in embedded mode): read by the metrics */
-  pool?: pg.Pool;
-  /** commands connection; absent without REDIS_URL */
-  redis?: Redis;
-  /** prefix for every Redis key this app writes (tests give each file its own) */
-  redisPrefix: string;
-  authenticate: Authenticator;
-  /** the authenticator's key cache: reported by /readyz, inspected by tests */
-  keyCache: KeyCache;
-  limiter: RateLimiter;
-  /** injected so date windows, sunsets and rate windows are testable without sleeping */
-  clock: () => Date;
-  /** encrypts and decrypts is_encryptable values */
-  cipher: FieldCipher;
-}
 
 export interface AppOptions {
   /** where logs go; defaults to stdout */

@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { AppDeps } from './app.js';
+import type { AppDeps } from './appDeps.js';
 import type { KeyLookup } from './auth/authenticate.js';
 import { wireAdmission } from './auth/wireAdmission.js';
 import type { Config } from './config.js';

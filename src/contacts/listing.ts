@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 import { MemoryPagingHints } from './memoryPagingHints.js';
 import { hintKey, type PagingHints } from './pagingHints.js';
 import type { ContactFilters } from './params.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 import { registerMetrics } from '../metrics/register.js';
 import { methods as registry } from '../methods/registry.js';
 import { registerOpenApiRoute } from '../openapi/route.js';

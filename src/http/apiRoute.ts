@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 import { extractApiKey } from '../auth/extractKey.js';
 import type { ApiMethod } from '../methods/method.js';
 import { methods as registry } from '../methods/registry.js';

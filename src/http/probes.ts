@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 
 /** /healthz: the process is up. /readyz: Postgres (and Redis when configured) answer. */
 export function registerProbes(app: FastifyInstance, deps: AppDeps): void {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParam } from '../http/paramTypes.js';
-import { addRecord } from '../lists/records/addRecord.js';
-import { dataParam } from '../lists/records/params.js';
+import { addItem } from '../lists/items/addItem.js';
+import { dataParam } from '../lists/items/params.js';
 import { created, defineMethod } from './method.js';
 
 /** spec 4.8: adds a record to one of the caller's lists. */
@@ -12,7 +12,7 @@ export const addListItem = defineMethod({
     data: dataParam().describe("Object: field slug → value in the field type's format"),
   }),
   async handle(params, { caller, deps }) {
-    const record = await addRecord(
+    const record = await addItem(
       { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
       params.schema_id,
       params.data,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { idParam } from '../http/paramTypes.js';
-import { removeRecord } from '../lists/records/removeRecord.js';
+import { deleteItem } from '../lists/items/deleteItem.js';
 import { defineMethod, noContent } from './method.js';
 
 /** spec 4.10: deletes a record; 204 without a body. */
@@ -8,7 +8,7 @@ export const deleteListItem = defineMethod({
   name: 'deleteListItem',
   params: z.object({ item_id: idParam().describe('Record ID') }),
   async handle(params, { caller, deps }) {
-    await removeRecord(
+    await deleteItem(
       { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
       params.item_id,
     );

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParam } from '../http/paramTypes.js';
-import { listRecords } from '../lists/records/listRecords.js';
-import { optionalInt } from '../lists/records/params.js';
+import { queryItems } from '../lists/items/queryItems.js';
+import { optionalInt } from '../lists/items/params.js';
 import { defineMethod, ok } from './method.js';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
@@ -34,7 +34,7 @@ export const getListItems = defineMethod({
     ),
   }),
   async handle(params, { caller, deps }) {
-    const page = await listRecords(
+    const page = await queryItems(
       { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
       {
         schemaId: params.schema_id,

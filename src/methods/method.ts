@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 import type { Caller } from '../auth/caller.js';
 
 export interface MethodContext {

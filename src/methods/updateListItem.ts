@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { idParam } from '../http/paramTypes.js';
-import { dataParam } from '../lists/records/params.js';
-import { changeRecord } from '../lists/records/updateRecord.js';
+import { dataParam } from '../lists/items/params.js';
+import { updateItem } from '../lists/items/updateItem.js';
 import { defineMethod, ok } from './method.js';
 
 /** spec 4.9: changes the sent fields of a record; answers the whole record. */
@@ -12,7 +12,7 @@ export const updateListItem = defineMethod({
     data: dataParam().describe("Object: field slug → value in the field type's format"),
   }),
   async handle(params, { caller, deps }) {
-    const record = await changeRecord(
+    const record = await updateItem(
       { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
       params.item_id,
       params.data,

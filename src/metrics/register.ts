@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 import type { ApiMethod } from '../methods/method.js';
 import { createMetrics, type Metrics } from './metrics.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.js';
+import type { AppDeps } from '../appDeps.js';
 import type { ApiMethod } from '../methods/method.js';
 import { buildOpenApiDocument, type OpenApiDocument } from './document.js';
 

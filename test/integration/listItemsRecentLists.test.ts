@@ -5,7 +5,7 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * addListItem remembers the lists it inserted into (src/lists/records/recentLists.ts) and
+ * addListItem remembers the lists it inserted into (src/lists/items/recentLists.ts) and
  * skips their lookup. Every change made behind its back must still be answered from the
  * database's current list.
  */

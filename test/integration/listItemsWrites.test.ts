@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/db/schema/listSchemas.js';
 import { ApiError } from '../../src/http/errors.js';
-import { FieldsChanged, insertRecord, updateRecord } from '../../src/lists/records/recordWrites.js';
+import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
@@ -20,10 +20,10 @@ afterAll(() => t.close());
 
 const changes = { data: { a: 'x' }, slots: { t1: 'x' } };
 
-describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
+describe('insertItemRow (spec 4.8, issue 3 item 10 counter)', () => {
   it('writes the record, its slot and the counter together', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertRecord(
+    const row = await insertItemRow(
       t.db,
       list.id,
       list.fields,
@@ -39,7 +39,7 @@ describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     await expect(
-      insertRecord(t.db, list.id, list.fields, changes, new Date()),
+      insertItemRow(t.db, list.id, list.fields, changes, new Date()),
     ).rejects.toBeInstanceOf(FieldsChanged);
     expect(await itemCount(t.db, list.id)).toBe(0);
   });
@@ -47,7 +47,7 @@ describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
   it('inserts nothing and answers 404 when the list was deleted meanwhile', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
     await markListDeleted(t.db, list.id);
-    const err = await insertRecord(t.db, list.id, list.fields, changes, new Date()).catch(
+    const err = await insertItemRow(t.db, list.id, list.fields, changes, new Date()).catch(
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(ApiError);
@@ -57,14 +57,14 @@ describe('insertRecord (spec 4.8, issue 3 item 10 counter)', () => {
 
   it('updates nothing when the fields moved after validation (the caller validates again)', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertRecord(t.db, list.id, list.fields, changes, new Date());
+    const row = await insertItemRow(t.db, list.id, list.fields, changes, new Date());
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     const update = { data: { a: 'y' }, slots: { t1: 'y' } };
-    expect(await updateRecord(t.db, row.id, list.fields, update, new Date())).toBeUndefined();
+    expect(await updateItemRow(t.db, row.id, list.fields, update, new Date())).toBeUndefined();
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
     expect(
-      await updateRecord(t.db, row.id, moved, { data: { a: 'y' }, slots: { t2: 'y' } }, new Date()),
+      await updateItemRow(t.db, row.id, moved, { data: { a: 'y' }, slots: { t2: 'y' } }, new Date()),
     ).toMatchObject({ data: { a: 'y' } });
   });
 

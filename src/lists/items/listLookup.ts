@@ -5,7 +5,7 @@ import { errors } from '../../http/errors.js';
 import { findLiveList as findLiveListRow } from '../schemas/repository.js';
 
 /** What the record methods need to know about a list. */
-export interface ListForRecords {
+export interface ListForItems {
   id: string;
   ownerId: number;
   fields: StoredField[];
@@ -14,7 +14,7 @@ export interface ListForRecords {
 }
 
 /** The live list behind `id`: the same prepared lookup as the schema methods use. */
-export async function findLiveList(db: Database, id: string): Promise<ListForRecords | undefined> {
+export async function findLiveList(db: Database, id: string): Promise<ListForItems | undefined> {
   const row = await findLiveListRow(db, id);
   return row && { id: row.id, ownerId: row.ownerId, fields: row.fields, itemCount: row.itemCount };
 }
@@ -24,7 +24,7 @@ export async function requireOwnList(
   db: Database,
   caller: Caller,
   id: string,
-): Promise<ListForRecords> {
+): Promise<ListForItems> {
   const list = await findLiveList(db, id);
   if (!list) throw errors.listNotFound();
   if (list.ownerId !== caller.accountId) throw errors.forbidden();

@@ -4,7 +4,7 @@ import { queryRows } from '../../src/db/client.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
-import { pageIdsQuery } from '../../src/lists/records/recordQuery.js';
+import { pageIdsQuery } from '../../src/lists/items/pageQueries.js';
 import { makeTenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';

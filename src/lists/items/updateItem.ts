@@ -1,10 +1,10 @@
 import { errors } from '../../http/errors.js';
 import type { OrderedObject } from '../../http/orderedJson.js';
-import type { RecordContext } from './context.js';
-import { presentRecord } from './presenter.js';
-import { requireOwnRecord } from './recordLookup.js';
+import type { ItemContext } from './context.js';
+import { presentItem } from './presenter.js';
+import { requireOwnItem } from './itemLookup.js';
 import { checkReferences } from './references.js';
-import { updateRecord } from './recordWrites.js';
+import { updateItemRow } from './itemRows.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 
@@ -15,19 +15,19 @@ const ATTEMPTS = 3;
  * spec 4.9: only sent fields are validated and changed; empty values are skipped (a
  * required one is a 422). Answers the whole record. Nothing to change leaves it as it is.
  */
-export async function changeRecord(
-  ctx: RecordContext,
+export async function updateItem(
+  ctx: ItemContext,
   itemId: string,
   data: Record<string, unknown>,
 ): Promise<OrderedObject> {
   for (let attempt = 1; ; attempt++) {
-    const found = await requireOwnRecord(ctx.db, ctx.caller, itemId);
+    const found = await requireOwnItem(ctx.db, ctx.caller, itemId);
     const values = validateData(found.fields, data, 'update');
-    if (values.size === 0) return presentRecord(found.fields, found.record, ctx.cipher);
+    if (values.size === 0) return presentItem(found.fields, found.record, ctx.cipher);
     await checkReferences(ctx.db, ctx.caller, found.fields, values);
     const changes = toStoredChanges(found.fields, values, ctx.cipher);
-    const row = await updateRecord(ctx.db, itemId, found.fields, changes, ctx.clock());
-    if (row) return presentRecord(found.fields, row, ctx.cipher);
+    const row = await updateItemRow(ctx.db, itemId, found.fields, changes, ctx.clock());
+    if (row) return presentItem(found.fields, row, ctx.cipher);
     // Nothing written: the record or its list is gone (404 on the next lookup), or the
     // list's fields changed meanwhile, and the values are validated again against them.
     if (attempt >= ATTEMPTS) throw errors.itemNotFound();

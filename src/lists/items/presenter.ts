@@ -2,7 +2,7 @@ import type { StoredField } from '../../db/schema/listSchemas.js';
 import { OrderedObject } from '../../http/orderedJson.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { fieldTypeOf } from '../field-types/registry.js';
-import type { RecordRow } from './recordLookup.js';
+import type { ItemRow } from './itemLookup.js';
 
 /** The stored value of a field, decrypted when it was sealed. */
 function storedValue(field: StoredField, raw: unknown, cipher: FieldCipher): unknown {
@@ -18,9 +18,9 @@ function storedValue(field: StoredField, raw: unknown, cipher: FieldCipher): unk
  * the list's first contact / bot field has a value (decisions), then the timestamps.
  * OrderedObject keeps field order even for all-digit slugs.
  */
-export function presentRecord(
+export function presentItem(
   fields: readonly StoredField[],
-  row: RecordRow,
+  row: ItemRow,
   cipher: FieldCipher,
 ): OrderedObject {
   const entries: [string, unknown][] = [['id', row.id]];

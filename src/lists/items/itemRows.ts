@@ -6,7 +6,7 @@ import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
 import { errors } from '../../http/errors.js';
 import type { SlotColumn } from '../slots.js';
 import { findLiveList } from './listLookup.js';
-import type { RecordRow } from './recordLookup.js';
+import type { ItemRow } from './itemLookup.js';
 import { slotProperties, slotSqlType } from './slotColumns.js';
 import type { StoredChanges } from './storedRow.js';
 
@@ -27,13 +27,13 @@ const returning = {
  * have moved) or list delete inserts nothing: then a deleted list is a 404 and changed
  * fields a FieldsChanged, which the caller answers by validating again.
  */
-export async function insertRecord(
+export async function insertItemRow(
   db: Database,
   listId: string,
   fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
   now: Date,
-): Promise<RecordRow> {
+): Promise<ItemRow> {
   const id = uuidv7();
   const slots = Object.entries(changes.slots) as [SlotColumn, string][];
   const columns = slots.map(([slot]) => sql`, ${sql.identifier(slot)}`);
@@ -64,13 +64,13 @@ export async function insertRecord(
  * (undefined) when the record is gone, its list was deleted, or the list's fields changed
  * since validation; the caller tells those apart.
  */
-export async function updateRecord(
+export async function updateItemRow(
   db: Database,
   id: string,
   fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
   now: Date,
-): Promise<RecordRow | undefined> {
+): Promise<ItemRow | undefined> {
   const [row] = await db
     .update(listItems)
     .set({
@@ -90,7 +90,7 @@ export async function updateRecord(
 }
 
 /** Deletes a record and drops the list's counter in one transaction; false when already gone. */
-export async function deleteRecord(db: Database, id: string): Promise<boolean> {
+export async function deleteItemRow(db: Database, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [gone] = await tx
       .delete(listItems)

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../db/client.js';
 import { listItems } from '../../db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
-import type { RecordRow } from './recordLookup.js';
+import type { ItemRow } from './itemLookup.js';
 
 /**
  * Rows of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids alone
@@ -15,7 +15,7 @@ async function selectSegment(
   orderBy: SQL,
   limit: number,
   offset: number,
-): Promise<RecordRow[]> {
+): Promise<ItemRow[]> {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder's per-request cost was a tenth of the request (bench: docs/benchmarks.md).
   const rows = await queryRows<StoredRow>(
@@ -62,8 +62,8 @@ export async function selectPage(
   segments: readonly SortSegment[],
   limit: number,
   offset: number,
-): Promise<RecordRow[]> {
-  const rows: RecordRow[] = [];
+): Promise<ItemRow[]> {
+  const rows: ItemRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
     const scoped = segment.where ? sql`${where} and ${segment.where}` : where;

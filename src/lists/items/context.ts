@@ -3,7 +3,7 @@ import type { Database } from '../../db/client.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 
 /** What the record operations need from the app, passed in by the method handlers. */
-export interface RecordContext {
+export interface ItemContext {
   db: Database;
   cipher: FieldCipher;
   clock: () => Date;

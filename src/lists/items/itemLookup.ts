@@ -7,15 +7,15 @@ import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
 import { errors } from '../../http/errors.js';
 import { isLookupableId } from '../schemas/repository.js';
 
-export interface RecordRow {
+export interface ItemRow {
   id: string;
   data: Record<string, unknown>;
   createdAt: Date;
   updatedAt: Date;
 }
 
-export interface FoundRecord {
-  record: RecordRow;
+export interface FoundItem {
+  record: ItemRow;
   schemaId: string;
   ownerId: number;
   fields: StoredField[];
@@ -39,7 +39,7 @@ const recordById = onePerDatabase((db) =>
     .prepare('lk_record_by_id'),
 );
 
-export async function findRecord(db: Database, id: string): Promise<FoundRecord | undefined> {
+export async function findItem(db: Database, id: string): Promise<FoundItem | undefined> {
   if (!isLookupableId(id)) return undefined;
   const [row] = await recordById(db).execute({ id });
   if (!row) return undefined;
@@ -48,12 +48,12 @@ export async function findRecord(db: Database, id: string): Promise<FoundRecord 
 }
 
 /** spec 4.9/4.10: missing record (or list) → 404 with errors.item_id; another account's → 403. */
-export async function requireOwnRecord(
+export async function requireOwnItem(
   db: Database,
   caller: Caller,
   id: string,
-): Promise<FoundRecord> {
-  const found = await findRecord(db, id);
+): Promise<FoundItem> {
+  const found = await findItem(db, id);
   if (!found) throw errors.itemNotFound();
   if (found.ownerId !== caller.accountId) throw errors.forbidden();
   return found;

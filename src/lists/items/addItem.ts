@@ -1,11 +1,11 @@
 import type { OrderedObject } from '../../http/orderedJson.js';
-import type { RecordContext } from './context.js';
-import { requireOwnList, type ListForRecords } from './listLookup.js';
-import { presentRecord } from './presenter.js';
+import type { ItemContext } from './context.js';
+import { requireOwnList, type ListForItems } from './listLookup.js';
+import { presentItem } from './presenter.js';
 import { recentListsOf } from './recentLists.js';
 import { checkReferences } from './references.js';
-import { FieldsChanged, insertRecord } from './recordWrites.js';
-import type { RecordRow } from './recordLookup.js';
+import { FieldsChanged, insertItemRow } from './itemRows.js';
+import type { ItemRow } from './itemLookup.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 
@@ -18,8 +18,8 @@ const ATTEMPTS = 3;
  * it — a 4xx as much as a changed list — the request starts over from a fresh read, so every
  * answer rests on the database's current list.
  */
-export async function addRecord(
-  ctx: RecordContext,
+export async function addItem(
+  ctx: ItemContext,
   schemaId: string,
   data: Record<string, unknown>,
 ): Promise<OrderedObject> {
@@ -32,7 +32,7 @@ export async function addRecord(
     try {
       const row = await insertInto(ctx, list, data);
       recent.remember(list, ctx.clock().getTime());
-      return presentRecord(list.fields, row, ctx.cipher);
+      return presentItem(list.fields, row, ctx.cipher);
     } catch (err) {
       if (remembered) {
         recent.forget(schemaId);
@@ -46,12 +46,12 @@ export async function addRecord(
 }
 
 async function insertInto(
-  ctx: RecordContext,
-  list: ListForRecords,
+  ctx: ItemContext,
+  list: ListForItems,
   data: Record<string, unknown>,
-): Promise<RecordRow> {
+): Promise<ItemRow> {
   const values = validateData(list.fields, data, 'add');
   await checkReferences(ctx.db, ctx.caller, list.fields, values);
   const changes = toStoredChanges(list.fields, values, ctx.cipher);
-  return insertRecord(ctx.db, list.id, list.fields, changes, ctx.clock());
+  return insertItemRow(ctx.db, list.id, list.fields, changes, ctx.clock());
 }

@@ -1,5 +1,5 @@
 import { onePerDatabase } from '../../db/onePerDatabase.js';
-import type { ListForRecords } from './listLookup.js';
+import type { ListForItems } from './listLookup.js';
 
 const MAX_LISTS = 5000;
 const TTL_MS = 60_000;
@@ -9,12 +9,12 @@ const TTL_MS = 60_000;
  * round trip (on this machine 0.45 ms of a 1.9 ms insert). Safe because the insert itself is
  * guarded: it writes only while the list is live and its fields are the ones the values were
  * validated against (recordWrites.ts), and any failure on a remembered list is decided again
- * on a fresh read (addRecord.ts). An instance never answers from what it remembers alone.
+ * on a fresh read (addItem.ts). An instance never answers from what it remembers alone.
  */
 export class RecentLists {
-  private readonly lists = new Map<string, { list: ListForRecords; at: number }>();
+  private readonly lists = new Map<string, { list: ListForItems; at: number }>();
 
-  get(id: string, nowMs: number): ListForRecords | undefined {
+  get(id: string, nowMs: number): ListForItems | undefined {
     const entry = this.lists.get(id);
     if (!entry) return undefined;
     if (nowMs - entry.at <= TTL_MS) return entry.list;
@@ -22,7 +22,7 @@ export class RecentLists {
     return undefined;
   }
 
-  remember(list: ListForRecords, nowMs: number): void {
+  remember(list: ListForItems, nowMs: number): void {
     this.lists.delete(list.id);
     // a Map iterates in insertion order: the first key is the longest unrefreshed
     if (this.lists.size >= MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);

@@ -5,12 +5,12 @@ import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { RecordQuery } from '../filters/query.js';
-import type { RecordContext } from './context.js';
+import type { ItemContext } from './context.js';
 import { requireOwnList } from './listLookup.js';
-import { presentRecord } from './presenter.js';
-import { countWhere, selectPage } from './recordQuery.js';
+import { presentItem } from './presenter.js';
+import { countWhere, selectPage } from './pageQueries.js';
 
-export interface ListRecordsInput {
+export interface ItemQueryInput {
   schemaId: string;
   limit: number;
   page: number;
@@ -29,9 +29,9 @@ const MAX_OFFSET = 1e12;
  * spec 4.7: the page and `meta.total` run concurrently. The unfiltered total is the list's
  * counter (kept with every insert and delete); a filtered one is a count over the slots.
  */
-export async function listRecords(
-  ctx: RecordContext,
-  input: ListRecordsInput,
+export async function queryItems(
+  ctx: ItemContext,
+  input: ItemQueryInput,
 ): Promise<PageEnvelope<OrderedObject>> {
   const list = await requireOwnList(ctx.db, ctx.caller, input.schemaId);
   // spec 7: every failing parameter is listed, so filters and order_by are checked together.
@@ -55,7 +55,7 @@ export async function listRecords(
     isFiltered(query) ? countWhere(ctx.db, where) : list.itemCount,
   ]);
   return pageEnvelope({
-    items: rows.map((row) => presentRecord(list.fields, row, ctx.cipher)),
+    items: rows.map((row) => presentItem(list.fields, row, ctx.cipher)),
     total,
     page: input.page,
     perPage: input.limit,

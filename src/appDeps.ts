@@ -1,0 +1,28 @@
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Authenticator } from './auth/authenticate.js';
+import type { KeyCache } from './auth/keyCache.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { FieldCipher } from './lists/encryption/cipher.js';
+import type { RateLimiter } from './ratelimit/limiter.js';
+
+/** Everything the app needs, built by the process entry (main.ts) or by tests. */
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  /** Postgres pool behind `db` (absent in embedded mode): read by the metrics */
+  pool?: pg.Pool;
+  /** commands connection; absent without REDIS_URL */
+  redis?: Redis;
+  /** prefix for every Redis key this app writes (tests give each file its own) */
+  redisPrefix: string;
+  authenticate: Authenticator;
+  /** the authenticator's key cache: reported by /readyz, inspected by tests */
+  keyCache: KeyCache;
+  limiter: RateLimiter;
+  /** injected so date windows, sunsets and rate windows are testable without sleeping */
+  clock: () => Date;
+  /** encrypts and decrypts is_encryptable values */
+  cipher: FieldCipher;
+}
