@@ -64,7 +64,13 @@ describe('insertItemRow (spec 4.8, issue 3 item 10 counter)', () => {
     expect(await updateItemRow(t.db, row.id, list.fields, update, new Date())).toBeUndefined();
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
     expect(
-      await updateItemRow(t.db, row.id, moved, { data: { a: 'y' }, slots: { t2: 'y' } }, new Date()),
+      await updateItemRow(
+        t.db,
+        row.id,
+        moved,
+        { data: { a: 'y' }, slots: { t2: 'y' } },
+        new Date(),
+      ),
     ).toMatchObject({ data: { a: 'y' } });
   });
 

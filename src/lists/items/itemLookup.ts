@@ -48,11 +48,7 @@ export async function findItem(db: Database, id: string): Promise<FoundItem | un
 }
 
 /** spec 4.9/4.10: missing record (or list) → 404 with errors.item_id; another account's → 403. */
-export async function requireOwnItem(
-  db: Database,
-  caller: Caller,
-  id: string,
-): Promise<FoundItem> {
+export async function requireOwnItem(db: Database, caller: Caller, id: string): Promise<FoundItem> {
   const found = await findItem(db, id);
   if (!found) throw errors.itemNotFound();
   if (found.ownerId !== caller.accountId) throw errors.forbidden();
