@@ -27,7 +27,7 @@ import { importContacts } from '../src/contacts/import.js';
 import { findImportBot } from '../src/contacts/importRepository.js';
 import { listContacts } from '../src/contacts/listing.js';
 import { contactColumns, pageOfContacts } from '../src/contacts/repository.js';
-import { connectPostgres, queryRows } from '../src/db/client.js';
+import { connectPostgres, queryRows } from '../src/infra/db/client.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';

@@ -1,6 +1,6 @@
 /** The bench's own databases on BENCH_DATABASE_URL's server. */
 import pg from 'pg';
-import { migratePostgres } from '../src/db/migrate.js';
+import { migratePostgres } from '../src/infra/db/migrate.js';
 
 /** The Postgres server the bench makes its databases on. */
 export const BENCH_SERVER =

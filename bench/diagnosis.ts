@@ -4,7 +4,7 @@
  */
 import pino from 'pino';
 import { sql } from 'drizzle-orm';
-import { connectPostgres, queryRows } from '../src/db/client.js';
+import { connectPostgres, queryRows } from '../src/infra/db/client.js';
 import { BENCH_SERVER, databaseUrl } from './database.js';
 import { benchServiceEnv } from './server.js';
 

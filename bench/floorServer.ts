@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
-import { RequestCounter } from '../src/ratelimit/requestCounter.js';
+import { RequestCounter } from '../src/admission/limiters/requestCounter.js';
 import type { CapturedQuery } from './capture.js';
 import { replay } from './load.js';
 

@@ -18,9 +18,9 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import pino from 'pino';
-import type { Caller } from '../src/auth/caller.js';
-import { connectPostgres } from '../src/db/client.js';
-import { listSchemas, type StoredField } from '../src/db/schema/listSchemas.js';
+import type { Caller } from '../src/admission/caller.js';
+import { connectPostgres } from '../src/infra/db/client.js';
+import { listSchemas, type StoredField } from '../src/infra/db/schema/listSchemas.js';
 import { createFieldCipher } from '../src/lists/encryption/cipher.js';
 import { addItem } from '../src/lists/items/addItem.js';
 import type { ItemContext } from '../src/lists/items/context.js';

@@ -17,7 +17,7 @@ import path from 'node:path';
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { connectPostgres } from '../src/db/client.js';
+import { connectPostgres } from '../src/infra/db/client.js';
 import { createRuntime } from '../src/runtime.js';
 import { capture, installCapture, type Capture } from './capture.js';
 import { BENCH_SERVER, databaseUrl } from './database.js';
@@ -44,7 +44,7 @@ const ROUNDS = SMOKE ? 1 : 3;
 const AUTH_ROUNDS = SMOKE ? 1 : 10;
 const AUTH_ROUND_SECONDS = SMOKE ? 1 : 2;
 const CONNECTIONS = Number(option('connections') ?? 10);
-/** the service's pool size (src/db/client.ts); the raw pool is given the same */
+/** the service's pool size (src/infra/db/client.ts); the raw pool is given the same */
 const POOL = 10;
 const ONLY = option('only')?.split(',');
 const DB_NAME = SMOKE ? 'lk_bench_smoke' : 'lk_bench';

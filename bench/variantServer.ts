@@ -10,12 +10,12 @@
  */
 import pino from 'pino';
 import { buildApp } from '../src/app.js';
-import { connectPostgres } from '../src/db/client.js';
+import { connectPostgres } from '../src/infra/db/client.js';
 import { createRuntime } from '../src/runtime.js';
 import { loadConfigOrExit } from '../src/startup.js';
-import { RequestCounter } from '../src/ratelimit/requestCounter.js';
-import { accountKey } from '../src/auth/admission.js';
-import { KEY_EPOCH_KEY } from '../src/auth/invalidation.js';
+import { RequestCounter } from '../src/admission/limiters/requestCounter.js';
+import { accountKey } from '../src/admission/admission.js';
+import { KEY_EPOCH_KEY } from '../src/admission/invalidation.js';
 
 const mode = process.argv[process.argv.indexOf('--auth') + 1];
 if (mode !== 'on' && mode !== 'off' && mode !== 'script') {

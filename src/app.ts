@@ -6,7 +6,7 @@ import { registerDeveloperRoutes } from './docs/developerRoutes.js';
 import { registerApiRoute } from './http/apiRoute.js';
 import { BODY_LIMIT_BYTES, createErrorHandler, handleFrameworkError } from './http/errorHandler.js';
 import { errors } from './http/errors.js';
-import { serializeReply } from './http/orderedJson.js';
+import { serializeReply } from './shared/orderedJson.js';
 import { parseParams, parseQueryForRouter } from './http/queryParser.js';
 import { redactUrl } from './http/redactUrl.js';
 import { serializeError } from './logger.js';

@@ -1,11 +1,11 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { Authenticator } from './auth/authenticate.js';
-import type { KeyCache } from './auth/keyCache.js';
+import type { Authenticator } from './admission/authenticate.js';
+import type { KeyCache } from './admission/keyCache.js';
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import type { Database } from './infra/db/client.js';
 import type { FieldCipher } from './lists/encryption/cipher.js';
-import type { RateLimiter } from './ratelimit/limiter.js';
+import type { RateLimiter } from './admission/limiters/limiter.js';
 
 /** Everything the app needs, built by the process entry (main.ts) or by tests. */
 export interface AppDeps {

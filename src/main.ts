@@ -1,5 +1,5 @@
 import { buildApp } from './app.js';
-import { openMigratedDatabase } from './db/open.js';
+import { openMigratedDatabase } from './infra/db/open.js';
 import { ensureDemoAccount } from './embedded/demoAccount.js';
 import { startReclaimLoop, type ReclaimLoop } from './lists/schemas/reclaimLoop.js';
 import { createLogger } from './logger.js';

@@ -1,4 +1,4 @@
-import { openMigratedDatabase } from './db/open.js';
+import { openMigratedDatabase } from './infra/db/open.js';
 import { createLogger } from './logger.js';
 import { loadConfigOrExit } from './startup.js';
 

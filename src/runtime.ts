@@ -1,12 +1,12 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { AppDeps } from './appDeps.js';
-import type { KeyLookup } from './auth/authenticate.js';
-import { wireAdmission } from './auth/wireAdmission.js';
+import type { KeyLookup } from './admission/authenticate.js';
+import { wireAdmission } from './admission/wireAdmission.js';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './db/client.js';
+import type { DatabaseHandle } from './infra/db/client.js';
 import { createFieldCipher } from './lists/encryption/cipher.js';
-import { connectRedis } from './ratelimit/redisClient.js';
+import { connectRedis } from './infra/redis.js';
 
 export interface Runtime {
   deps: AppDeps;

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { publishAccountChanged } from '../auth/invalidation.js';
+import { publishAccountChanged } from '../admission/invalidation.js';
 
 /**
  * Tells running servers that an account changed, so their key caches drop it at once

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
+import type { Database } from '../infra/db/client.js';
 
 /**
  * One flag of one command. `kind` says how the text is checked before anything opens the

@@ -1,9 +1,9 @@
 import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
-import type { DatabaseHandle } from '../db/client.js';
-import { EmbeddedDatabaseBusyError } from '../db/embeddedLock.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
-import { openMigratedDatabase } from '../db/open.js';
+import type { DatabaseHandle } from '../infra/db/client.js';
+import { EmbeddedDatabaseBusyError } from '../infra/db/embeddedLock.js';
+import { isDatabaseUnavailable } from '../infra/db/errors.js';
+import { openMigratedDatabase } from '../infra/db/open.js';
 import { createLogger } from '../logger.js';
 import { OperatorError } from '../operator/operatorError.js';
 import { prepareConfig } from '../startup.js';

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Messenger } from '../db/schema/contacts.js';
+import type { Messenger } from '../infra/db/schema/contacts.js';
 
 /**
  * A contact of spec 2.4 rendered as JSON text by Postgres, byte for byte what

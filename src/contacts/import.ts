@@ -1,4 +1,4 @@
-import type { Database } from '../db/client.js';
+import type { Database } from '../infra/db/client.js';
 import { parseImportLine, type ImportRecord } from './importLine.js';
 import { findImportBot } from './importRepository.js';
 import { ImportWriter, type ImportCounts } from './importWriter.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MESSENGERS, type Messenger } from '../db/schema/contacts.js';
+import { MESSENGERS, type Messenger } from '../infra/db/schema/contacts.js';
 import { messengerId } from './messengers.js';
 
 /**

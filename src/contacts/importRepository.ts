@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../db/client.js';
+import { queryRows, type Database } from '../infra/db/client.js';
 import type { ImportRecord } from './importLine.js';
 
 type Db = Pick<Database, 'execute'>;

@@ -1,4 +1,4 @@
-import type { Messenger } from '../db/schema/contacts.js';
+import type { Messenger } from '../infra/db/schema/contacts.js';
 
 /** The messengers a contact can be created for through the API (spec 4.13): all but `web`. */
 export const API_MESSENGERS = ['telegram', 'max', 'viber', 'vk'] as const;

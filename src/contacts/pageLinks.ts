@@ -1,4 +1,4 @@
-import { pageUrl } from '../http/paging.js';
+import { pageUrl } from '../shared/paging.js';
 
 export interface PageLink {
   url: string | null;

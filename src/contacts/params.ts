@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam } from '../http/paramTypes.js';
+import { intParam } from '../shared/paramTypes.js';
 
 /**
  * Parameter pieces of the contact methods. As Laravel's TrimStrings and

@@ -1,4 +1,4 @@
-import type { Messenger } from '../db/schema/contacts.js';
+import type { Messenger } from '../infra/db/schema/contacts.js';
 
 /** A contact as the repository reads it (snake_case, as selected in `contactColumns`). */
 export interface StoredContact {

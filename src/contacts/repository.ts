@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../db/client.js';
+import { queryRows, type Database } from '../infra/db/client.js';
 import { contactsAsJson } from './contactJson.js';
 import type { ContactFilters } from './params.js';
 import type { StoredContact } from './presenter.js';

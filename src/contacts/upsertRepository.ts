@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../db/client.js';
+import { queryRows, type Database } from '../infra/db/client.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './presenter.js';
 import { contactById } from './repository.js';

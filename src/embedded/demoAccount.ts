@@ -1,8 +1,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { queryRows } from '../db/client.js';
+import type { Database } from '../infra/db/client.js';
+import { queryRows } from '../infra/db/client.js';
 import { createAccount } from '../operator/accounts.js';
 import { createBot } from '../operator/bots.js';
 import { createProject } from '../operator/projects.js';

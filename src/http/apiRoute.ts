@@ -1,12 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
-import { extractApiKey } from '../auth/extractKey.js';
+import { extractApiKey } from '../admission/extractKey.js';
 import type { ApiMethod } from '../methods/method.js';
 import { methods as registry } from '../methods/registry.js';
 import { deprecationHeaders } from './deprecation.js';
 import { errors } from './errors.js';
 import { queryParams } from './queryParser.js';
-import { validateParams } from './validate.js';
+import { validateParams } from '../shared/validate.js';
 
 /**
  * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:

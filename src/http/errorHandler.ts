@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../db/errors.js';
-import { ApiError, errors, ValidationError } from './errors.js';
+import { isDatabaseUnavailable } from '../infra/db/errors.js';
+import { DomainError, ValidationError } from '../shared/errors.js';
+import { ApiError, errors, fromDomainError } from './errors.js';
 import { expectsJson } from './expectsJson.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
@@ -8,8 +9,7 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 /** The one place errors become responses. Unexpected failures are logged once, with cause. */
 export function createErrorHandler(baseUrl: string) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-    const apiError = toApiError(error, request);
-    if (apiError instanceof ValidationError && !expectsJson(request)) {
+    if (error instanceof ValidationError && !expectsJson(request)) {
       // spec 1 rule 4: clients that do not ask for JSON get Laravel's redirect back.
       const referer = request.headers.referer;
       return reply
@@ -17,12 +17,14 @@ export function createErrorHandler(baseUrl: string) {
         .header('location', referer || baseUrl)
         .send();
     }
+    const apiError = toApiError(error, request);
     return reply.code(apiError.status).headers(apiError.headers).send(apiError.body);
   };
 }
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainError) return fromDomainError(error);
   if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return errors.payloadTooLarge(BODY_LIMIT_BYTES);
   if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
     return errors.badRequest(

@@ -1,9 +1,16 @@
-/**
- * The error catalog: one factory per error shape of spec 7. Handlers throw these;
- * `errorHandler.ts` is the only place that turns them into responses.
- */
-export type ValidationErrors = Record<string, string[]>;
+import {
+  DomainError,
+  ForbiddenError,
+  ListCapReachedError,
+  NotFoundError,
+  ValidationError,
+} from '../shared/errors.js';
 
+/**
+ * The error catalog: one factory per error shape of spec 7. The pipeline throws these, the
+ * domain throws DomainErrors (shared/errors.ts) that `fromDomainError` turns into these, and
+ * `errorHandler.ts` is the only place that turns either into a response.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
@@ -12,22 +19,6 @@ export class ApiError extends Error {
   ) {
     super(typeof body.message === 'string' ? body.message : String(body.error ?? status));
   }
-}
-
-/** 422 — rendered as JSON, or as a redirect to clients that do not expect JSON (spec 1, rule 4). */
-export class ValidationError extends ApiError {
-  constructor(readonly errors: ValidationErrors) {
-    super(422, { message: validationMessage(errors), errors });
-  }
-}
-
-/** Laravel's summary line: the first message, plus how many more there are. */
-function validationMessage(errors: ValidationErrors): string {
-  const messages = Object.values(errors).flat();
-  const first = messages[0] ?? 'The given data was invalid.';
-  const rest = messages.length - 1;
-  if (rest <= 0) return first;
-  return `${first} (and ${rest} more error${rest === 1 ? '' : 's'})`;
 }
 
 export const errors = {
@@ -42,21 +33,6 @@ export const errors = {
   /** 403 for a blocked account. */
   accountBlocked: () =>
     new ApiError(403, { error: 'account_blocked', message: 'The account is blocked.' }),
-  /** 403: object of another account (or reached only as a team member). */
-  forbidden: (message = 'This action is unauthorized.') =>
-    new ApiError(403, { message, error: 'forbidden' }),
-  /** 403: the project is at its list cap (spec 4.3, 8); both keys say so, as the spec asks. */
-  tooManyLists: (max: number) =>
-    new ApiError(403, {
-      message: `A project cannot have more than ${max} lists.`,
-      error: `A project cannot have more than ${max} lists.`,
-    }),
-  /** 404 for a list lookup (spec 4.2). */
-  listNotFound: () => notFoundOn('schema_id', 'List not found.'),
-  /** 404 for a record lookup (spec 4.9). */
-  itemNotFound: () => notFoundOn('item_id', 'List item not found.'),
-  /** 404 for a bot that is not the caller's (spec 4.13). */
-  botNotFound: () => notFoundOn('bot_id', 'Bot not found.'),
   notFound: () => new ApiError(404, { error: 'not_found', message: 'Not found.' }),
   methodNotFound: (name: string) =>
     new ApiError(404, { error: 'not_found', message: `Unknown method ${truncate(name)}.` }),
@@ -66,9 +42,6 @@ export const errors = {
       error: `The method ${name} has been removed.`,
       code: 'method_removed',
     }),
-  validation: (errs: ValidationErrors) => new ValidationError(errs),
-  /** 422 with a single key. */
-  invalid: (key: string, message: string) => new ValidationError({ [key]: [message] }),
   tooManyAttempts: (retryAfterSeconds: number, limit: number) =>
     new ApiError(
       429,
@@ -102,8 +75,26 @@ export const errors = {
     new ApiError(500, { error: 'server_error', request_id: requestId }),
 };
 
-function notFoundOn(key: string, message: string): ApiError {
-  return new ApiError(404, { message, error: 'not_found', errors: { [key]: [message] } });
+/** The status and body of a domain error (spec 7): 404 names the parameter, 422 lists them all. */
+export function fromDomainError(error: DomainError): ApiError {
+  if (error instanceof ValidationError) {
+    return new ApiError(422, { message: error.message, errors: error.errors });
+  }
+  if (error instanceof NotFoundError) {
+    return new ApiError(404, {
+      message: error.message,
+      error: 'not_found',
+      errors: { [error.param]: [error.message] },
+    });
+  }
+  if (error instanceof ListCapReachedError) {
+    // spec 4.3, 8: both keys carry the message, as the spec asks.
+    return new ApiError(403, { message: error.message, error: error.message });
+  }
+  if (error instanceof ForbiddenError) {
+    return new ApiError(403, { message: error.message, error: 'forbidden' });
+  }
+  return new ApiError(500, { error: 'server_error' });
 }
 
 function truncate(s: string): string {

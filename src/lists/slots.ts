@@ -1,4 +1,4 @@
-import type { StoredField } from '../db/schema/listSchemas.js';
+import type { StoredField } from '../infra/db/schema/listSchemas.js';
 
 /**
  * Typed slot columns of list_items (design: shared/design/record-storage.md). A field gets

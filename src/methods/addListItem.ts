@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../http/paramTypes.js';
+import { idParam } from '../shared/paramTypes.js';
 import { addItem } from '../lists/items/addItem.js';
 import { dataParam } from '../lists/items/params.js';
 import { created, defineMethod } from './method.js';

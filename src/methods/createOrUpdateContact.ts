@@ -11,7 +11,7 @@ import {
 } from '../contacts/params.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact } from '../contacts/upsertRepository.js';
-import { errors } from '../http/errors.js';
+import { domainErrors } from '../shared/errors.js';
 import { created, defineMethod, ok } from './method.js';
 
 const messengerIdParam = (field: string) =>
@@ -84,7 +84,7 @@ export const createOrUpdateContact = defineMethod({
       address: p.address,
       tags: p.tags,
     });
-    if (!result) throw errors.botNotFound();
+    if (!result) throw domainErrors.botNotFound();
     const body = { data: presentContact(result.contact) };
     return result.created ? created(body) : ok(body);
   },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../http/paramTypes.js';
+import { idParam } from '../shared/paramTypes.js';
 import { deleteItem } from '../lists/items/deleteItem.js';
 import { defineMethod, noContent } from './method.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errors } from '../http/errors.js';
-import { idParam } from '../http/paramTypes.js';
+import { domainErrors } from '../shared/errors.js';
+import { idParam } from '../shared/paramTypes.js';
 import { requireOwnedList } from '../lists/schemas/access.js';
 import { softDeleteList } from '../lists/schemas/repository.js';
 import { defineMethod, noContent } from './method.js';
@@ -15,7 +15,7 @@ export const deleteListSchema = defineMethod({
   async handle({ schema_id }, { caller, deps }) {
     const list = await requireOwnedList(deps.db, caller, schema_id);
     // A concurrent delete may have won since the lookup: then it is gone, as for a second call.
-    if (!(await softDeleteList(deps.db, list.id, deps.clock()))) throw errors.listNotFound();
+    if (!(await softDeleteList(deps.db, list.id, deps.clock()))) throw domainErrors.listNotFound();
     return noContent();
   },
 });

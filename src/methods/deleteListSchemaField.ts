@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errors } from '../http/errors.js';
-import { idParam } from '../http/paramTypes.js';
+import { domainErrors } from '../shared/errors.js';
+import { idParam } from '../shared/paramTypes.js';
 import { requireOwnedList } from '../lists/schemas/access.js';
 import { ERASE_IN_REQUEST_MS, eraseNowOrLater } from '../lists/schemas/fieldErasure.js';
 import { removeField } from '../lists/schemas/fieldRepository.js';
@@ -19,8 +19,11 @@ export const deleteListSchemaField = defineMethod({
     const list = await requireOwnedList(deps.db, caller, schema_id);
     const result = await removeField(deps.db, list.id, slug, deps.clock());
     if (result.removed === undefined) {
-      if (result.reason === 'missing') throw errors.listNotFound();
-      throw errors.invalid('slug', 'The selected slug is invalid: the list has no such field.');
+      if (result.reason === 'missing') throw domainErrors.listNotFound();
+      throw domainErrors.invalid(
+        'slug',
+        'The selected slug is invalid: the list has no such field.',
+      );
     }
     const erasure = { schemaId: list.id, slug, slot: result.removed.slot ?? null };
     await eraseNowOrLater(deps.db, erasure, AbortSignal.timeout(ERASE_IN_REQUEST_MS), log);

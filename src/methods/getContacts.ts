@@ -8,8 +8,8 @@ import {
   toFilters,
 } from '../contacts/params.js';
 import type { ListedContact } from '../contacts/repository.js';
-import { JsonText } from '../http/orderedJson.js';
-import { pageEnvelope, pageOffset } from '../http/paging.js';
+import { JsonText } from '../shared/orderedJson.js';
+import { pageEnvelope, pageOffset } from '../shared/paging.js';
 import { defineMethod, ok } from './method.js';
 
 /** Highest `page` accepted: far past any real listing, and (page - 1) × 500 stays exact. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../http/paramTypes.js';
+import { idParam } from '../shared/paramTypes.js';
 import { queryItems } from '../lists/items/queryItems.js';
 import { optionalInt } from '../lists/items/params.js';
 import { defineMethod, ok } from './method.js';

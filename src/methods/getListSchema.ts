@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../http/paramTypes.js';
+import { idParam } from '../shared/paramTypes.js';
 import { requireOwnedList } from '../lists/schemas/access.js';
 import { presentListSchema } from '../lists/schemas/presenter.js';
 import { defineMethod, ok } from './method.js';

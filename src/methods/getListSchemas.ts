@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { intParam } from '../http/paramTypes.js';
-import { pageEnvelope, pageOffset } from '../http/paging.js';
+import { intParam } from '../shared/paramTypes.js';
+import { pageEnvelope, pageOffset } from '../shared/paging.js';
 import { presentListSchema } from '../lists/schemas/presenter.js';
 import { pageOwnedLists } from '../lists/schemas/repository.js';
 import { defineMethod, ok } from './method.js';

@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import type { AppDeps } from '../appDeps.js';
-import type { Caller } from '../auth/caller.js';
+import type { Caller } from '../admission/caller.js';
 
 export interface MethodContext {
   caller: Caller;

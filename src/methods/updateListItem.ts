@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idParam } from '../http/paramTypes.js';
+import { idParam } from '../shared/paramTypes.js';
 import { dataParam } from '../lists/items/params.js';
 import { updateItem } from '../lists/items/updateItem.js';
 import { defineMethod, ok } from './method.js';

@@ -1,6 +1,6 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { RateLimiter } from '../ratelimit/limiter.js';
+import type { RateLimiter } from '../admission/limiters/limiter.js';
 
 export interface MetricsSources {
   limiter: RateLimiter;

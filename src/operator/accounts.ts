@@ -1,9 +1,9 @@
 import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { sqlState, UNIQUE_VIOLATION } from '../db/errors.js';
-import { accounts } from '../db/schema/index.js';
-import { generateApiKey, hashApiKey } from '../auth/apiKeys.js';
+import type { Database } from '../infra/db/client.js';
+import { sqlState, UNIQUE_VIOLATION } from '../infra/db/errors.js';
+import { accounts } from '../infra/db/schema/index.js';
+import { generateApiKey, hashApiKey } from '../admission/apiKeys.js';
 import { OperatorError } from './operatorError.js';
 
 /** OWASP's recommended argon2id parameters (19 MiB, t=2, p=1). */

@@ -1,5 +1,5 @@
-import type { Database } from '../db/client.js';
-import { bots } from '../db/schema/index.js';
+import type { Database } from '../infra/db/client.js';
+import { bots } from '../infra/db/schema/index.js';
 import { requireProject } from './projects.js';
 
 export async function createBot(db: Database, projectUuid: string, name?: string) {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { sqlState, UNIQUE_VIOLATION } from '../db/errors.js';
-import { accounts, projectMembers, projects } from '../db/schema/index.js';
+import type { Database } from '../infra/db/client.js';
+import { sqlState, UNIQUE_VIOLATION } from '../infra/db/errors.js';
+import { accounts, projectMembers, projects } from '../infra/db/schema/index.js';
 import { OperatorError } from './operatorError.js';
 
 export async function createProject(db: Database, ownerId: number, name?: string) {

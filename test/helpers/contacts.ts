@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../../src/db/client.js';
-import type { Messenger } from '../../src/db/schema/contacts.js';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
+import type { Messenger } from '../../src/infra/db/schema/contacts.js';
 
 export interface SeedContact {
   messenger?: Messenger;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
-import { connectPostgres, type DatabaseHandle } from '../../src/db/client.js';
+import { connectPostgres, type DatabaseHandle } from '../../src/infra/db/client.js';
 import { databaseUrl, TEST_POSTGRES_URL } from './env.js';
 import { ensureTemplate } from './templateDatabase.js';
 

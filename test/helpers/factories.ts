@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Database } from '../../src/db/client.js';
+import type { Database } from '../../src/infra/db/client.js';
 import { createAccount, type NewAccount } from '../../src/operator/accounts.js';
 import { createBot } from '../../src/operator/bots.js';
 import { addProjectMember, createProject } from '../../src/operator/projects.js';

@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import type { Database } from '../../src/db/client.js';
-import { contacts } from '../../src/db/schema/contacts.js';
-import { listSchemas, type StoredField } from '../../src/db/schema/listSchemas.js';
+import type { Database } from '../../src/infra/db/client.js';
+import { contacts } from '../../src/infra/db/schema/contacts.js';
+import { listSchemas, type StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { assignSlots } from '../../src/lists/slots.js';
 import type { Tenant } from './factories.js';
 

@@ -4,8 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
-import { queryRows } from '../../src/db/client.js';
-import { boolParam, intParam, textParam } from '../../src/http/paramTypes.js';
+import { queryRows } from '../../src/infra/db/client.js';
+import { boolParam, intParam, textParam } from '../../src/shared/paramTypes.js';
 import { defineMethod, ok, type ApiMethod } from '../../src/methods/method.js';
 import { methods } from '../../src/methods/registry.js';
 

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { migratePostgres, migrationsFolder } from '../../src/db/migrate.js';
+import { migratePostgres, migrationsFolder } from '../../src/infra/db/migrate.js';
 import { databaseUrl, TEST_POSTGRES_URL } from './env.js';
 
 const TEMPLATE_LOCK_ID = 0x4c4b_7e57;

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Database } from '../../src/db/client.js';
+import type { Database } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';

@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, projectMembers, projects } from '../../src/db/schema/index.js';
+import { accounts, projectMembers, projects } from '../../src/infra/db/schema/index.js';
 import { call } from '../helpers/call.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { ensureBuilt, runCli, type RunResult } from '../helpers/processes.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/client.js';
+import { queryRows } from '../../src/infra/db/client.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { scalar, seedContact, subscriberCount } from '../helpers/contacts.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pagingHintsFor } from '../../src/contacts/listing.js';
 import { hintKey } from '../../src/contacts/pagingHints.js';
 import { readScopeState } from '../../src/contacts/repository.js';
-import { queryRows } from '../../src/db/client.js';
+import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { seedContact, seedContacts } from '../helpers/contacts.js';
 import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';

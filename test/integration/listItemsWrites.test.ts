@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSchemas } from '../../src/db/schema/listSchemas.js';
-import { ApiError } from '../../src/http/errors.js';
+import { listSchemas } from '../../src/infra/db/schema/listSchemas.js';
+import { NotFoundError } from '../../src/shared/errors.js';
 import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
@@ -50,8 +50,8 @@ describe('insertItemRow (spec 4.8, issue 3 item 10 counter)', () => {
     const err = await insertItemRow(t.db, list.id, list.fields, changes, new Date()).catch(
       (e: unknown) => e,
     );
-    expect(err).toBeInstanceOf(ApiError);
-    expect((err as ApiError).status).toBe(404);
+    expect(err).toBeInstanceOf(NotFoundError);
+    expect((err as NotFoundError).param).toBe('schema_id');
     expect(await itemCount(t.db, list.id)).toBe(0);
   });
 

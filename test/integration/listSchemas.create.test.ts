@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSchemas, projects } from '../../src/db/schema/index.js';
+import { listSchemas, projects } from '../../src/infra/db/schema/index.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import {
   createBot,

@@ -1,7 +1,12 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/client.js';
-import { listFieldErasures, listItems, listSchemas, projects } from '../../src/db/schema/index.js';
+import type { Database } from '../../src/infra/db/client.js';
+import {
+  listFieldErasures,
+  listItems,
+  listSchemas,
+  projects,
+} from '../../src/infra/db/schema/index.js';
 import { reclaimDeletedLists } from '../../src/lists/schemas/reclaim.js';
 import { startReclaimLoop } from '../../src/lists/schemas/reclaimLoop.js';
 import { call, TRANSPORTS } from '../helpers/call.js';

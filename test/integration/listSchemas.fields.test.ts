@@ -2,8 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/client.js';
-import { listFieldErasures, listItems, listSchemas } from '../../src/db/schema/index.js';
+import { queryRows } from '../../src/infra/db/client.js';
+import { listFieldErasures, listItems, listSchemas } from '../../src/infra/db/schema/index.js';
 import {
   eraseFieldValues,
   eraseNowOrLater,

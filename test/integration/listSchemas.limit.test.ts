@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { count, eq, isNull, and, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listSchemas, projects } from '../../src/db/schema/index.js';
+import { listSchemas, projects } from '../../src/infra/db/schema/index.js';
 import { call } from '../helpers/call.js';
 import { createProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';

@@ -1,6 +1,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errors } from '../../src/http/errors.js';
+import { errors, fromDomainError } from '../../src/http/errors.js';
+import { domainErrors } from '../../src/shared/errors.js';
 import { methods } from '../../src/methods/registry.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 import { methodDocs } from '../../src/openapi/responses/index.js';
@@ -120,15 +121,15 @@ describe('error bodies (spec 7) against the document', () => {
     [401, errors.unauthorized()],
     [402, errors.proRequired()],
     [403, errors.accountBlocked()],
-    [403, errors.forbidden()],
-    [404, errors.listNotFound()],
-    [404, errors.itemNotFound()],
-    [404, errors.botNotFound()],
+    [403, fromDomainError(domainErrors.forbidden())],
+    [404, fromDomainError(domainErrors.listNotFound())],
+    [404, fromDomainError(domainErrors.itemNotFound())],
+    [404, fromDomainError(domainErrors.botNotFound())],
     [404, errors.notFound()],
     [404, errors.methodNotFound('nope')],
     [410, errors.methodRemoved('getMe')],
     [413, errors.payloadTooLarge(10)],
-    [422, errors.invalid('fields.0.slug', 'has a duplicate value')],
+    [422, fromDomainError(domainErrors.invalid('fields.0.slug', 'has a duplicate value'))],
     [429, errors.tooManyAttempts(30, 120)],
     [500, errors.serverError('req-1')],
     [503, errors.unavailable()],

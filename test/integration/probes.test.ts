@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { connectPostgres } from '../../src/db/client.js';
+import { connectPostgres } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
-import { hashApiKey } from '../../src/auth/apiKeys.js';
+import { hashApiKey } from '../../src/admission/apiKeys.js';
 import { loadConfig } from '../../src/config.js';
 import { regenerateKey } from '../../src/operator/accounts.js';
 import { createRuntime } from '../../src/runtime.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres, type DatabaseHandle } from '../../src/db/client.js';
+import { connectPostgres, type DatabaseHandle } from '../../src/infra/db/client.js';
 import { ensureBuilt } from '../helpers/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import {

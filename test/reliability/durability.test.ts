@@ -1,7 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres } from '../../src/db/client.js';
-import { assertDurable, DurabilityError, durabilityProblems } from '../../src/db/durability.js';
+import { connectPostgres } from '../../src/infra/db/client.js';
+import {
+  assertDurable,
+  DurabilityError,
+  durabilityProblems,
+} from '../../src/infra/db/durability.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { ensureBuilt, run, SERVER_ENTRY } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';

@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/db/client.js';
-import { projects } from '../../src/db/schema/index.js';
+import { queryRows } from '../../src/infra/db/client.js';
+import { projects } from '../../src/infra/db/schema/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { ensureBuilt } from '../helpers/processes.js';

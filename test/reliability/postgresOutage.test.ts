@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { connectPostgres, queryRows, type DatabaseHandle } from '../../src/db/client.js';
+import { connectPostgres, queryRows, type DatabaseHandle } from '../../src/infra/db/client.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { ensureBuilt } from '../helpers/processes.js';
 import {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import { queryRows, type Database } from '../../src/db/client.js';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { timedCall, type Timed } from '../helpers/server.js';
 

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { errors, ValidationError } from '../../src/http/errors.js';
+import { errors, fromDomainError } from '../../src/http/errors.js';
+import { domainErrors, ValidationError } from '../../src/shared/errors.js';
 import { expectsJson } from '../../src/http/expectsJson.js';
 
 describe('error catalog: exactly the documented bodies (spec 7)', () => {
@@ -22,12 +23,14 @@ describe('error catalog: exactly the documented bodies (spec 7)', () => {
   });
 
   it('404 for lists and records names the parameter in errors (spec 4.2, 4.9)', () => {
-    expect(errors.listNotFound().body).toEqual({
+    expect(fromDomainError(domainErrors.listNotFound()).body).toEqual({
       message: 'List not found.',
       error: 'not_found',
       errors: { schema_id: ['List not found.'] },
     });
-    expect(errors.itemNotFound().body.errors).toEqual({ item_id: ['List item not found.'] });
+    expect(fromDomainError(domainErrors.itemNotFound()).body.errors).toEqual({
+      item_id: ['List item not found.'],
+    });
   });
 
   it('410 carries code method_removed (spec 9)', () => {
@@ -67,8 +70,10 @@ describe('error catalog: exactly the documented bodies (spec 7)', () => {
 
 describe('422 (spec 7: {message, errors}, every failing field)', () => {
   it('summarises one error as its text', () => {
-    const e = errors.invalid('fields.0.slug', 'The slug has already been taken.');
-    expect(e).toBeInstanceOf(ValidationError);
+    const raised = domainErrors.invalid('fields.0.slug', 'The slug has already been taken.');
+    expect(raised).toBeInstanceOf(ValidationError);
+    const e = fromDomainError(raised);
+    expect(e.status).toBe(422);
     expect(e.body).toEqual({
       message: 'The slug has already been taken.',
       errors: { 'fields.0.slug': ['The slug has already been taken.'] },
@@ -76,10 +81,12 @@ describe('422 (spec 7: {message, errors}, every failing field)', () => {
   });
 
   it('counts the other errors in the message, singular and plural', () => {
-    expect(errors.validation({ a: ['A.'], b: ['B.'] }).body.message).toBe('A. (and 1 more error)');
-    expect(errors.validation({ a: ['A.', 'A2.'], b: ['B.'] }).body.message).toBe(
-      'A. (and 2 more errors)',
+    expect(fromDomainError(domainErrors.validation({ a: ['A.'], b: ['B.'] })).body.message).toBe(
+      'A. (and 1 more error)',
     );
+    expect(
+      fromDomainError(domainErrors.validation({ a: ['A.', 'A2.'], b: ['B.'] })).body.message,
+    ).toBe('A. (and 2 more errors)');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredField } from '../../src/db/schema/listSchemas.js';
+import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { fieldTypeOf, fieldTypes } from '../../src/lists/field-types/registry.js';
 
 /** The value codecs, one per type (spec 2.2, 2.3; accepted forms in docs/records.md). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Caller } from '../../src/auth/caller.js';
-import { KeyCache } from '../../src/auth/keyCache.js';
+import type { Caller } from '../../src/admission/caller.js';
+import { KeyCache } from '../../src/admission/keyCache.js';
 
 const caller: Caller = {
   accountId: 7,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/http/errors.js';
-import { validateParams } from '../../src/http/validate.js';
+import { ValidationError } from '../../src/shared/errors.js';
+import { validateParams } from '../../src/shared/validate.js';
 import { CURRENCIES } from '../../src/lists/schemas/currencies.js';
 import { createTargetParams } from '../../src/lists/schemas/createTarget.js';
 import { fieldDefinition, fieldList } from '../../src/lists/schemas/fieldDefinition.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { ListSchemaRow } from '../../src/db/schema/listSchemas.js';
-import { stringifyJson } from '../../src/http/orderedJson.js';
+import type { ListSchemaRow } from '../../src/infra/db/schema/listSchemas.js';
+import { stringifyJson } from '../../src/shared/orderedJson.js';
 import { presentListSchema } from '../../src/lists/schemas/presenter.js';
 
 const row: ListSchemaRow = {

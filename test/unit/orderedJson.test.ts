@@ -5,7 +5,7 @@ import {
   OrderedObject,
   serializeReply,
   stringifyJson,
-} from '../../src/http/orderedJson.js';
+} from '../../src/shared/orderedJson.js';
 
 const ordered = (...entries: Array<[string, unknown]>) => new OrderedObject(entries);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastPage, pageEnvelope, pageOffset } from '../../src/http/paging.js';
+import { lastPage, pageEnvelope, pageOffset } from '../../src/shared/paging.js';
 
 const path = 'http://api.test/api/v1/getListSchemas';
 const items = (n: number) => Array.from({ length: n }, (_, i) => i);

@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, ValidationError } from '../../src/http/errors.js';
-import { boolParam, idParam, intParam, textParam } from '../../src/http/paramTypes.js';
+import { ApiError, fromDomainError } from '../../src/http/errors.js';
+import { DomainError, ValidationError } from '../../src/shared/errors.js';
+import { boolParam, idParam, intParam, textParam } from '../../src/shared/paramTypes.js';
 import {
   parseParams,
   parseQueryForRouter,
   QS_LIMITS,
   queryParams,
 } from '../../src/http/queryParser.js';
-import { validateParams } from '../../src/http/validate.js';
+import { validateParams } from '../../src/shared/validate.js';
 
 function errorsOf(fn: () => unknown): Record<string, string[]> {
   try {
@@ -26,6 +27,7 @@ function status(fn: () => unknown): number | 'ok' {
     return 'ok';
   } catch (err) {
     if (err instanceof ApiError) return err.status;
+    if (err instanceof DomainError) return fromDomainError(err).status;
     throw err;
   }
 }
@@ -194,10 +196,11 @@ describe('validateParams: every failing field, dotted keys (spec 7)', () => {
   });
 
   it('summarises the errors in message as Laravel does', () => {
+    expect.assertions(1);
     try {
       validateParams(schema, {});
     } catch (err) {
-      expect((err as ValidationError).body).toEqual({
+      expect(fromDomainError(err as ValidationError).body).toEqual({
         message: 'The name field is required. (and 2 more errors)',
         errors: expect.any(Object),
       });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { failedAttemptsIn } from '../../src/auth/failedAttempts.js';
+import { failedAttemptsIn } from '../../src/admission/failedAttempts.js';
 import type { ApiError } from '../../src/http/errors.js';
-import { decide, WINDOW_MS, windowStart } from '../../src/ratelimit/limiter.js';
-import { MemoryLimiter } from '../../src/ratelimit/memoryLimiter.js';
+import { decide, WINDOW_MS, windowStart } from '../../src/admission/limiters/limiter.js';
+import { MemoryLimiter } from '../../src/admission/limiters/memoryLimiter.js';
 
 const minute = Date.UTC(2030, 0, 1, 10, 0, 0);
 

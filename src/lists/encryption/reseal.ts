@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../../db/client.js';
-import type { StoredField } from '../../db/schema/listSchemas.js';
+import { queryRows, type Database } from '../../infra/db/client.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from './cipher.js';
 
 export interface ResealReport {

@@ -1,4 +1,4 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 
 /** A value as kept in `list_items.data` (JSON), after validation and normalisation. */
 export type StoredValue = string | number | boolean | Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { boolType } from './bool.js';
 import { botType } from './bot.js';
 import { contactType } from './contact.js';

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { SqlKind } from '../field-types/fieldType.js';
 import { isSlotColumn } from '../items/slotColumns.js';
 

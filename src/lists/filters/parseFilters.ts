@@ -1,5 +1,5 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import type { Operator } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 import { checkPattern, splitOperator } from './operators.js';
@@ -48,7 +48,7 @@ function parseOne(field: StoredField, value: unknown): Outcome {
 export function parseFilters(fields: readonly StoredField[], raw: unknown): Condition[] {
   if (raw === undefined || raw === null || raw === '') return [];
   const filters = asObject(raw);
-  if (!filters) throw errors.invalid('filters', 'The filters field must be an object.');
+  if (!filters) throw domainErrors.invalid('filters', 'The filters field must be an object.');
   const bySlug = new Map(fields.map((f) => [f.slug, f]));
   const conditions: Condition[] = [];
   const problems: ValidationErrors = {};
@@ -60,6 +60,6 @@ export function parseFilters(fields: readonly StoredField[], raw: unknown): Cond
     else if ('error' in outcome)
       problems[`filters.${slug}`] = [`The filters.${slug} ${outcome.error}.`];
   }
-  if (Object.keys(problems).length > 0) throw errors.validation(problems);
+  if (Object.keys(problems).length > 0) throw domainErrors.validation(problems);
   return conditions;
 }

@@ -1,9 +1,9 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { errors } from '../../http/errors.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors } from '../../shared/errors.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 import { DEFAULT_SORT, type Direction, type Sort } from './query.js';
 
-const invalid = (message: string) => errors.invalid('order_by', `The order_by ${message}.`);
+const invalid = (message: string) => domainErrors.invalid('order_by', `The order_by ${message}.`);
 
 /**
  * `order_by` = `<slug>,<direction>` (spec 4.7): direction `asc` (default) or `desc`, either

@@ -1,4 +1,4 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { Operator, SqlKind } from '../field-types/fieldType.js';
 
 /** One checked filter condition: the field exists, is filterable, the operand is normalised. */

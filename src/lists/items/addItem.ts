@@ -1,4 +1,4 @@
-import type { OrderedObject } from '../../http/orderedJson.js';
+import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from './context.js';
 import { requireOwnList, type ListForItems } from './listLookup.js';
 import { presentItem } from './presenter.js';

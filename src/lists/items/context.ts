@@ -1,5 +1,5 @@
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 
 /** What the record operations need from the app, passed in by the method handlers. */

@@ -1,4 +1,4 @@
-import { errors } from '../../http/errors.js';
+import { domainErrors } from '../../shared/errors.js';
 import type { ItemContext } from './context.js';
 import { requireOwnItem } from './itemLookup.js';
 import { deleteItemRow } from './itemRows.js';
@@ -6,5 +6,5 @@ import { deleteItemRow } from './itemRows.js';
 /** spec 4.10: 404 when missing or already deleted, 403 for another account's record. */
 export async function deleteItem(ctx: ItemContext, itemId: string): Promise<void> {
   await requireOwnItem(ctx.db, ctx.caller, itemId);
-  if (!(await deleteItemRow(ctx.db, itemId))) throw errors.itemNotFound();
+  if (!(await deleteItemRow(ctx.db, itemId))) throw domainErrors.itemNotFound();
 }

@@ -1,10 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
-import { onePerDatabase } from '../../db/onePerDatabase.js';
-import { listItems } from '../../db/schema/listItems.js';
-import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
-import { errors } from '../../http/errors.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
+import { onePerDatabase } from '../../infra/db/onePerDatabase.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
+import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors } from '../../shared/errors.js';
 import { isLookupableId } from '../schemas/repository.js';
 
 export interface ItemRow {
@@ -50,7 +50,7 @@ export async function findItem(db: Database, id: string): Promise<FoundItem | un
 /** spec 4.9/4.10: missing record (or list) → 404 with errors.item_id; another account's → 403. */
 export async function requireOwnItem(db: Database, caller: Caller, id: string): Promise<FoundItem> {
   const found = await findItem(db, id);
-  if (!found) throw errors.itemNotFound();
-  if (found.ownerId !== caller.accountId) throw errors.forbidden();
+  if (!found) throw domainErrors.itemNotFound();
+  if (found.ownerId !== caller.accountId) throw domainErrors.forbidden();
   return found;
 }

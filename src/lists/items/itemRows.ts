@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import { queryRows, type Database } from '../../db/client.js';
-import { listItems } from '../../db/schema/listItems.js';
-import { listSchemas, type StoredField } from '../../db/schema/listSchemas.js';
-import { errors } from '../../http/errors.js';
+import { queryRows, type Database } from '../../infra/db/client.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
+import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors } from '../../shared/errors.js';
 import type { SlotColumn } from '../slots.js';
 import { findLiveList } from './listLookup.js';
 import type { ItemRow } from './itemLookup.js';
@@ -52,7 +52,7 @@ export async function insertItemRow(
         returning id`,
   );
   if (inserted.length === 0) {
-    if (!(await findLiveList(db, listId))) throw errors.listNotFound();
+    if (!(await findLiveList(db, listId))) throw domainErrors.listNotFound();
     throw new FieldsChanged();
   }
   return { id, data: changes.data, createdAt: now, updatedAt: now };

@@ -1,7 +1,7 @@
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { errors } from '../../http/errors.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors } from '../../shared/errors.js';
 import { findLiveList as findLiveListRow } from '../schemas/repository.js';
 
 /** What the record methods need to know about a list. */
@@ -26,7 +26,7 @@ export async function requireOwnList(
   id: string,
 ): Promise<ListForItems> {
   const list = await findLiveList(db, id);
-  if (!list) throw errors.listNotFound();
-  if (list.ownerId !== caller.accountId) throw errors.forbidden();
+  if (!list) throw domainErrors.listNotFound();
+  if (list.ownerId !== caller.accountId) throw domainErrors.forbidden();
   return list;
 }

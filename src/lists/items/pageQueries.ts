@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../../db/client.js';
-import { listItems } from '../../db/schema/listItems.js';
+import { queryRows, type Database } from '../../infra/db/client.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import type { ItemRow } from './itemLookup.js';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { intParam } from '../../http/paramTypes.js';
+import { intParam } from '../../shared/paramTypes.js';
 
 /** A GET/form field sent empty (`limit=`) means "not given", as Laravel reads it. */
 const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);

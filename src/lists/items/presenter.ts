@@ -1,5 +1,5 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { OrderedObject } from '../../http/orderedJson.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { OrderedObject } from '../../shared/orderedJson.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 import type { ItemRow } from './itemLookup.js';

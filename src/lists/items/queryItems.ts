@@ -1,6 +1,6 @@
-import { errors, ValidationError, type ValidationErrors } from '../../http/errors.js';
-import { pageEnvelope, pageOffset, type PageEnvelope } from '../../http/paging.js';
-import type { OrderedObject } from '../../http/orderedJson.js';
+import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
+import type { OrderedObject } from '../../shared/orderedJson.js';
 import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
@@ -76,6 +76,6 @@ function collectErrors<A, B>(a: () => A, b: () => B): [A, B] {
   };
   const first = attempt(a);
   const second = attempt(b);
-  if (Object.keys(found).length > 0) throw errors.validation(found);
+  if (Object.keys(found).length > 0) throw domainErrors.validation(found);
   return [first as A, second as B];
 }

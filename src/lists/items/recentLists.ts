@@ -1,4 +1,4 @@
-import { onePerDatabase } from '../../db/onePerDatabase.js';
+import { onePerDatabase } from '../../infra/db/onePerDatabase.js';
 import type { ListForItems } from './listLookup.js';
 
 const MAX_LISTS = 5000;

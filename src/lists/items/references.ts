@@ -1,10 +1,10 @@
 import { inArray } from 'drizzle-orm';
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
-import { bots } from '../../db/schema/bots.js';
-import { contacts } from '../../db/schema/contacts.js';
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
+import { bots } from '../../infra/db/schema/bots.js';
+import { contacts } from '../../infra/db/schema/contacts.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 import type { FieldValues } from './validateData.js';
 
@@ -60,6 +60,6 @@ export async function checkReferences(
     if (owner === undefined) missing[key] = [`The selected ${key} is invalid.`];
     else if (owner !== caller.accountId) foreign = true;
   }
-  if (Object.keys(missing).length > 0) throw errors.validation(missing);
-  if (foreign) throw errors.forbidden('The contact or bot belongs to another account.');
+  if (Object.keys(missing).length > 0) throw domainErrors.validation(missing);
+  if (foreign) throw domainErrors.forbidden('The contact or bot belongs to another account.');
 }

@@ -1,4 +1,4 @@
-import type { listItems } from '../../db/schema/listItems.js';
+import type { listItems } from '../../infra/db/schema/listItems.js';
 import type { SlotColumn } from '../slots.js';
 
 type ItemInsert = typeof listItems.$inferInsert;

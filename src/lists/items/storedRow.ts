@@ -1,4 +1,4 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 import type { SlotColumn } from '../slots.js';

@@ -1,5 +1,5 @@
-import { errors } from '../../http/errors.js';
-import type { OrderedObject } from '../../http/orderedJson.js';
+import { domainErrors } from '../../shared/errors.js';
+import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from './context.js';
 import { presentItem } from './presenter.js';
 import { requireOwnItem } from './itemLookup.js';
@@ -30,6 +30,6 @@ export async function updateItem(
     if (row) return presentItem(found.fields, row, ctx.cipher);
     // Nothing written: the record or its list is gone (404 on the next lookup), or the
     // list's fields changed meanwhile, and the values are validated again against them.
-    if (attempt >= ATTEMPTS) throw errors.itemNotFound();
+    if (attempt >= ATTEMPTS) throw domainErrors.itemNotFound();
   }
 }

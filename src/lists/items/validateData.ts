@@ -1,5 +1,5 @@
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import type { StoredValue } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 
@@ -44,6 +44,6 @@ export function validateData(
     if (parsed.ok) values.set(field.slug, parsed.value);
     else problems[key] = [`The ${key} field ${parsed.message}.`];
   }
-  if (Object.keys(problems).length > 0) throw errors.validation(problems);
+  if (Object.keys(problems).length > 0) throw domainErrors.validation(problems);
   return values;
 }

@@ -1,7 +1,7 @@
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
-import type { ListSchemaRow } from '../../db/schema/listSchemas.js';
-import { errors } from '../../http/errors.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors } from '../../shared/errors.js';
 import { findLiveList } from './repository.js';
 
 /**
@@ -15,9 +15,9 @@ export async function requireOwnedList(
   schemaId: string,
 ): Promise<ListSchemaRow> {
   const list = await findLiveList(db, schemaId);
-  if (!list) throw errors.listNotFound();
+  if (!list) throw domainErrors.listNotFound();
   if (list.ownerId !== caller.accountId) {
-    throw errors.forbidden('This list belongs to a project of another account.');
+    throw domainErrors.forbidden('This list belongs to a project of another account.');
   }
   return list;
 }

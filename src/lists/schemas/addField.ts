@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
-import type { ListSchemaRow } from '../../db/schema/listSchemas.js';
-import { errors, type ValidationErrors } from '../../http/errors.js';
-import { idParam } from '../../http/paramTypes.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
+import { idParam } from '../../shared/paramTypes.js';
 import { requireOwnedList } from './access.js';
 import { checkParams, throwIfInvalid } from './checkParams.js';
 import { appendField, MAX_FIELDS_PER_LIST } from './fieldRepository.js';
@@ -30,16 +30,19 @@ export async function addField(db: Database, caller: Caller, raw: unknown, now: 
     case 'added':
       return;
     case 'missing':
-      throw errors.listNotFound(); // deleted meanwhile
+      throw domainErrors.listNotFound(); // deleted meanwhile
     case 'duplicate':
-      throw errors.invalid('field.slug', SLUG_TAKEN);
+      throw domainErrors.invalid('field.slug', SLUG_TAKEN);
     case 'erasing':
-      throw errors.invalid(
+      throw domainErrors.invalid(
         'field.slug',
         'The values of a deleted field with this slug are still being erased; try again shortly.',
       );
     case 'too_many':
-      throw errors.invalid('field', `A list cannot have more than ${MAX_FIELDS_PER_LIST} fields.`);
+      throw domainErrors.invalid(
+        'field',
+        `A list cannot have more than ${MAX_FIELDS_PER_LIST} fields.`,
+      );
   }
 }
 

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { errors, ValidationError, type ValidationErrors } from '../../http/errors.js';
-import { validateParams } from '../../http/validate.js';
+import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import { validateParams } from '../../shared/validate.js';
 
 /**
  * Validation that must be merged with checks against the database (an unknown bot, a
@@ -25,5 +25,5 @@ export function throwIfInvalid(...parts: Array<ValidationErrors | undefined>): v
     for (const [key, messages] of Object.entries(part ?? {}))
       (merged[key] ??= []).push(...messages);
   }
-  if (Object.keys(merged).length > 0) throw errors.validation(merged);
+  if (Object.keys(merged).length > 0) throw domainErrors.validation(merged);
 }

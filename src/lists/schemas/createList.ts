@@ -1,8 +1,8 @@
 import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
-import type { Caller } from '../../auth/caller.js';
-import type { Database } from '../../db/client.js';
-import { errors } from '../../http/errors.js';
+import type { Caller } from '../../admission/caller.js';
+import type { Database } from '../../infra/db/client.js';
+import { domainErrors } from '../../shared/errors.js';
 import { assignSlots } from '../slots.js';
 import { checkParams, throwIfInvalid } from './checkParams.js';
 import { createTargetParams, findCreateTarget } from './createTarget.js';
@@ -30,7 +30,7 @@ export async function createList(db: Database, caller: Caller, raw: unknown, now
   const params = list.data!;
 
   if (target.ownerId !== caller.accountId) {
-    throw errors.forbidden(
+    throw domainErrors.forbidden(
       target.botId === null
         ? 'This project belongs to another account.'
         : 'This bot belongs to another account.',
@@ -48,7 +48,7 @@ export async function createList(db: Database, caller: Caller, raw: unknown, now
     updatedAt: now,
   });
   if (!row) {
-    throw errors.tooManyLists(MAX_LISTS_PER_PROJECT);
+    throw domainErrors.tooManyLists(MAX_LISTS_PER_PROJECT);
   }
   return row;
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Database } from '../../db/client.js';
-import type { ValidationErrors } from '../../http/errors.js';
-import { intParam } from '../../http/paramTypes.js';
+import type { Database } from '../../infra/db/client.js';
+import type { ValidationErrors } from '../../shared/errors.js';
+import { intParam } from '../../shared/paramTypes.js';
 import { ALWAYS } from './fieldDefinition.js';
 import { findBot, findProject } from './repository.js';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { StoredField } from '../../db/schema/listSchemas.js';
-import { boolParam } from '../../http/paramTypes.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { boolParam } from '../../shared/paramTypes.js';
 import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
 import { RESERVED_SLUGS, SLUG_PATTERN } from './reservedSlugs.js';

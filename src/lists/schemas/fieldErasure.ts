@@ -1,7 +1,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { queryRows } from '../../db/client.js';
-import { listFieldErasures } from '../../db/schema/index.js';
+import type { Database } from '../../infra/db/client.js';
+import { queryRows } from '../../infra/db/client.js';
+import { listFieldErasures } from '../../infra/db/schema/index.js';
 import { SLOT_FAMILIES } from '../slots.js';
 
 /** Records changed per UPDATE: short transactions, so a 1M-record list never holds long locks. */

@@ -1,6 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { listFieldErasures, listSchemas, type StoredField } from '../../db/schema/index.js';
+import type { Database } from '../../infra/db/client.js';
+import { listFieldErasures, listSchemas, type StoredField } from '../../infra/db/schema/index.js';
 import { allocateSlot } from '../slots.js';
 import type { NewField } from './fieldDefinition.js';
 

@@ -1,5 +1,5 @@
-import type { ListSchemaRow, StoredField } from '../../db/schema/listSchemas.js';
-import { OrderedObject } from '../../http/orderedJson.js';
+import type { ListSchemaRow, StoredField } from '../../infra/db/schema/listSchemas.js';
+import { OrderedObject } from '../../shared/orderedJson.js';
 import { DEFAULT_CURRENCY } from './currencies.js';
 
 /** spec 2.2: a field definition as the API shows it (the storage slot stays internal). */

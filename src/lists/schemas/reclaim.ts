@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { queryRows } from '../../db/client.js';
+import type { Database } from '../../infra/db/client.js';
+import { queryRows } from '../../infra/db/client.js';
 
 /** Records removed per DELETE: short statements, so reclaiming never holds long locks. */
 export const RECLAIM_BATCH_SIZE = 5000;

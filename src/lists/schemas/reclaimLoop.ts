@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Database } from '../../db/client.js';
-import { isDatabaseUnavailable } from '../../db/errors.js';
+import type { Database } from '../../infra/db/client.js';
+import { isDatabaseUnavailable } from '../../infra/db/errors.js';
 import { resumeStaleErasures } from './fieldErasure.js';
 import { reclaimDeletedLists } from './reclaim.js';
 

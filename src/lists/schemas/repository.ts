@@ -1,7 +1,7 @@
 import { and, asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
-import type { Database } from '../../db/client.js';
-import { onePerDatabase } from '../../db/onePerDatabase.js';
-import { bots, listSchemas, projects, type ListSchemaRow } from '../../db/schema/index.js';
+import type { Database } from '../../infra/db/client.js';
+import { onePerDatabase } from '../../infra/db/onePerDatabase.js';
+import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 
 /** spec 8: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;

@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/client.js';
-import { accounts } from '../db/schema/index.js';
+import type { Database } from '../infra/db/client.js';
+import { accounts } from '../infra/db/schema/index.js';
 import type { Caller } from './caller.js';
 
 /** The hot key lookup, prepared once per database (design: named statements are ~1.5× faster). */

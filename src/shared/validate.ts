@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { errors, type ValidationErrors } from './errors.js';
+import { domainErrors, type ValidationErrors } from './errors.js';
 
 /** Runs a method's zod schema; every failing field becomes a dotted 422 key (spec 7). */
 export function validateParams<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
@@ -11,7 +11,7 @@ export function validateParams<S extends z.ZodType>(schema: S, input: unknown): 
     const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
     (found[key] ??= []).push(describeIssue(key, issue, missing));
   }
-  throw errors.validation(found);
+  throw domainErrors.validation(found);
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { RequestCounts } from '../ratelimit/requestCounter.js';
+import type { RequestCounts } from './limiters/requestCounter.js';
 import {
   accountKey,
   assertAdmissible,
@@ -12,7 +12,7 @@ import type { CacheEntry, CacheTicket } from './keyCache.js';
 
 /**
  * With Redis: one Redis round trip per request, and no Postgres while the key is cached.
- * The request's one script (ratelimit/requestCounter.ts) reads the shared key epoch and
+ * The request's one script (limiters/requestCounter.ts) reads the shared key epoch and
  * the client's failed attempts, and counts the hit. Why each step is safe:
  * docs/api-conventions.md, "One round trip per request".
  * Whenever the script gets no answer, the rest of the request takes the in-process path.

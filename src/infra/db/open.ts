@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
+import type { Config } from '../../config.js';
 import { connectPostgres, openEmbedded, type DatabaseHandle } from './client.js';
 import { assertDurable } from './durability.js';
 import { lockEmbeddedDatabase } from './embeddedLock.js';

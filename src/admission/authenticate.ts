@@ -1,6 +1,6 @@
 import { errors } from '../http/errors.js';
-import type { RateLimiter } from '../ratelimit/limiter.js';
-import type { CountQuery, RequestCounts } from '../ratelimit/requestCounter.js';
+import type { RateLimiter } from './limiters/limiter.js';
+import type { CountQuery, RequestCounts } from './limiters/requestCounter.js';
 import {
   accountKey,
   assertAdmissible,

@@ -1,13 +1,13 @@
 import type { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
-import type { Database } from '../db/client.js';
-import { FallbackLimiter } from '../ratelimit/fallbackLimiter.js';
-import type { RateLimiter } from '../ratelimit/limiter.js';
-import { MemoryLimiter } from '../ratelimit/memoryLimiter.js';
-import { RedisGate } from '../ratelimit/redisGate.js';
-import { RedisLimiter } from '../ratelimit/redisLimiter.js';
-import { RequestCounter } from '../ratelimit/requestCounter.js';
+import type { Database } from '../infra/db/client.js';
+import { FallbackLimiter } from './limiters/fallbackLimiter.js';
+import type { RateLimiter } from './limiters/limiter.js';
+import { MemoryLimiter } from './limiters/memoryLimiter.js';
+import { RedisGate } from './limiters/redisGate.js';
+import { RedisLimiter } from './limiters/redisLimiter.js';
+import { RequestCounter } from './limiters/requestCounter.js';
 import { createKeyLookup } from './accountRepository.js';
 import {
   createAuthenticator,

@@ -6,7 +6,7 @@ import type { KeyCache } from './keyCache.js';
  * Cross-instance invalidation. Any change to an account (key, password, plan, block)
  * bumps the shared key epoch and is published on the channel:
  * - the epoch is what makes the change strict: every request's one Redis script reads it
- *   (ratelimit/requestCounter.ts) and a cache entry known current only under an older
+ *   (limiters/requestCounter.ts) and a cache entry known current only under an older
  *   epoch is checked in Postgres again, so the old key fails on the very next request on
  *   every instance, even before the message is delivered;
  * - the message drops the account's entries at once, and the subscription's liveness

@@ -1,5 +1,5 @@
 import { errors } from '../http/errors.js';
-import { decide, WINDOW_MS, windowStart, type RateLimiter } from '../ratelimit/limiter.js';
+import { decide, WINDOW_MS, windowStart, type RateLimiter } from './limiters/limiter.js';
 
 /**
  * A brake on key guessing and on floods of lookups for unknown keys: after

@@ -1,5 +1,5 @@
 import { errors } from '../http/errors.js';
-import type { RateDecision } from '../ratelimit/limiter.js';
+import type { RateDecision } from './limiters/limiter.js';
 import type { Caller } from './caller.js';
 
 /** An authenticated request, already counted against its account's limit (spec 5, 8). */

@@ -1,0 +1,56 @@
+/**
+ * The errors the domain (lists, contacts, parameters) raises. They say what went wrong in the
+ * domain's terms; `http/errors.ts` alone decides which status and body each one gets.
+ */
+export type ValidationErrors = Record<string, string[]>;
+
+export abstract class DomainError extends Error {}
+
+/** Parameters that break a rule: every failing parameter with its messages (dotted keys). */
+export class ValidationError extends DomainError {
+  constructor(readonly errors: ValidationErrors) {
+    super(validationMessage(errors));
+  }
+}
+
+/** The object a parameter names does not exist (or is not the caller's, where that hides it). */
+export class NotFoundError extends DomainError {
+  constructor(
+    readonly param: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The object exists but belongs to another account. */
+export class ForbiddenError extends DomainError {}
+
+/** A project is at its list cap. */
+export class ListCapReachedError extends DomainError {
+  constructor(readonly max: number) {
+    super(`A project cannot have more than ${max} lists.`);
+  }
+}
+
+/** Laravel's summary line: the first message, plus how many more there are. */
+function validationMessage(errors: ValidationErrors): string {
+  const messages = Object.values(errors).flat();
+  const first = messages[0] ?? 'The given data was invalid.';
+  const rest = messages.length - 1;
+  if (rest <= 0) return first;
+  return `${first} (and ${rest} more error${rest === 1 ? '' : 's'})`;
+}
+
+/** The domain's error catalog: one factory per case, so each case has one message. */
+export const domainErrors = {
+  listNotFound: () => new NotFoundError('schema_id', 'List not found.'),
+  itemNotFound: () => new NotFoundError('item_id', 'List item not found.'),
+  botNotFound: () => new NotFoundError('bot_id', 'Bot not found.'),
+  /** one message for every object of another account (lists, list items, bots, projects) */
+  forbidden: (message = 'This action is unauthorized.') => new ForbiddenError(message),
+  tooManyLists: (max: number) => new ListCapReachedError(max),
+  validation: (errs: ValidationErrors) => new ValidationError(errs),
+  /** 422 with a single key. */
+  invalid: (key: string, message: string) => new ValidationError({ [key]: [message] }),
+};
