@@ -7,7 +7,7 @@ import pg from 'pg';
 
 export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
-  '../../migrations',
+  '../../../migrations',
 );
 
 /** Arbitrary constant: the advisory lock every instance takes before migrating. */
