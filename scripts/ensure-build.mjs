@@ -3,8 +3,10 @@
 // than the stamp of the last successful build. Dependency-free on purpose (plain Node, no
 // tsx): it runs before anything is built, and in the runtime image, which has no compiler.
 //
-//   node scripts/ensure-build.mjs            compile if stale (prestart, premigrate, prepare)
-//   node scripts/ensure-build.mjs --force    compile unconditionally (npm run build)
+//   node scripts/ensure-build.mjs                    compile if stale (prepare)
+//   node scripts/ensure-build.mjs --run dist/main.js  compile if stale, then run the entry in
+//                                                    this process (npm start, npm run migrate)
+//   node scripts/ensure-build.mjs --force            compile unconditionally (npm run build)
 //
 // It never writes to stdout: `npm run --silent cli -- … --json` output is parsed by scripts,
 // so tsc's diagnostics go to stderr.
@@ -24,7 +26,7 @@ import {
 import path from 'node:path';
 import process from 'node:process';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const SRC = path.join(ROOT, 'src');
@@ -192,5 +194,11 @@ export async function ensureBuild({ force = false } = {}) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  process.exitCode = await ensureBuild({ force: process.argv.includes('--force') });
+  const args = process.argv.slice(2);
+  const code = await ensureBuild({ force: args.includes('--force') });
+  const entry = args.includes('--run') ? args[args.indexOf('--run') + 1] : undefined;
+  // In-process rather than a `prestart` script: a second Node start costs 0.15–0.2 s on the
+  // benchmark machine (docs/benchmarks.md).
+  if (code === 0 && entry) await import(pathToFileURL(path.resolve(ROOT, entry)).href);
+  else process.exitCode = code;
 }

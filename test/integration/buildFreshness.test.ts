@@ -111,7 +111,7 @@ describe(
   'build freshness (issue 17: no compilation on the command path)',
   { timeout: 120_000 },
   () => {
-    it('the package wires the check in front of start, migrate and the listkeeper bin', () => {
+    it('the listkeeper bin is an executable Node script and npm ci builds (prepare)', () => {
       const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
         bin: Record<string, string>;
         scripts: Record<string, string>;
