@@ -8,6 +8,8 @@ ARG NODE_IMAGE=node:24-bookworm-slim
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci runs `prepare` (the freshness check), which finds no src/ yet and does nothing.
+COPY scripts ./scripts
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
@@ -17,6 +19,10 @@ RUN npm run build
 FROM ${NODE_IMAGE} AS runtime
 WORKDIR /app
 COPY package.json package-lock.json ./
+# `prepare` and the `listkeeper` bin (`npx listkeeper …`) run the check, which finds no src/
+# here and runs dist/ as shipped: the image has no compiler.
+COPY scripts ./scripts
+COPY bin ./bin
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 # applied at start (under a Postgres advisory lock) and by `node dist/migrateMain.js`

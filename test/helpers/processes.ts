@@ -1,54 +1,25 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { TEST_POSTGRES_URL } from './env.js';
 
 /** Process-level tests run the built entry points, as `npm start` and `npm run cli` do. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER_ENTRY = path.join(ROOT, 'dist/main.js');
 export const CLI_ENTRY = path.join(ROOT, 'dist/cli/main.js');
 
-const BUILD_LOCK_ID = 0x4c4b_b001;
-
 /**
- * Compiles src/ to dist/ once per change (tsc is incremental): test files that spawn the
- * built service call this in beforeAll; an advisory lock keeps parallel files from
- * running tsc over each other.
+ * Compiles src/ to dist/ when it changed, with the same check `npm start` runs
+ * (scripts/ensure-build.mjs): test files that spawn the built service call this in beforeAll,
+ * and its lock file keeps parallel files from running tsc over each other.
  */
 export async function ensureBuilt(): Promise<void> {
-  const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  try {
-    await admin.query('select pg_advisory_lock($1)', [BUILD_LOCK_ID]);
-    if (newestMtime(path.join(ROOT, 'src')) > mtime(path.join(ROOT, 'dist/.tsbuildinfo'))) {
-      const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
-      const result = await run(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {});
-      // Emitted even with type errors elsewhere; the typecheck step reports those.
-      if (mtime(SERVER_ENTRY) === 0) throw new Error(`build failed:\n${result.stdout}`);
-    }
-  } finally {
-    await admin.end();
+  const result = await run(process.execPath, [path.join(ROOT, 'scripts/ensure-build.mjs')], {});
+  // A failed build still emits (type errors elsewhere); the typecheck step reports those.
+  if (result.code !== 0 && !existsSync(SERVER_ENTRY)) {
+    throw new Error(`build failed:\n${result.stderr}`);
   }
-}
-
-function mtime(file: string): number {
-  try {
-    return statSync(file).mtimeMs;
-  } catch {
-    return 0;
-  }
-}
-
-function newestMtime(dir: string): number {
-  let newest = mtime(dir);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(full) : mtime(full));
-  }
-  return newest;
 }
 
 /** Only what the child needs: the test runner's own DATABASE_URL etc. must not leak in. */
