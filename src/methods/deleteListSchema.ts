@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { domainErrors } from '../shared/errors.js';
 import { idParam } from '../shared/paramTypes.js';
-import { requireOwnedList } from '../lists/schemas/access.js';
+import { requireOwnList } from '../lists/listAccess.js';
 import { softDeleteList } from '../lists/schemas/repository.js';
 import { defineMethod, noContent } from './method.js';
 
@@ -13,7 +13,7 @@ export const deleteListSchema = defineMethod({
   name: 'deleteListSchema',
   params: z.object({ schema_id: idParam() }),
   async handle({ schema_id }, { caller, deps }) {
-    const list = await requireOwnedList(deps.db, caller, schema_id);
+    const list = await requireOwnList(deps.db, caller, schema_id);
     // A concurrent delete may have won since the lookup: then it is gone, as for a second call.
     if (!(await softDeleteList(deps.db, list.id, deps.clock()))) throw domainErrors.listNotFound();
     return noContent();

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { domainErrors } from '../shared/errors.js';
 import { idParam } from '../shared/paramTypes.js';
-import { requireOwnedList } from '../lists/schemas/access.js';
+import { requireOwnList } from '../lists/listAccess.js';
 import { ERASE_IN_REQUEST_MS, eraseNowOrLater } from '../lists/schemas/fieldErasure.js';
 import { removeField } from '../lists/schemas/fieldRepository.js';
 import { defineMethod, noContent } from './method.js';
@@ -16,7 +16,7 @@ export const deleteListSchemaField = defineMethod({
   name: 'deleteListSchemaField',
   params: z.object({ schema_id: idParam(), slug: idParam() }),
   async handle({ schema_id, slug }, { caller, deps, log }) {
-    const list = await requireOwnedList(deps.db, caller, schema_id);
+    const list = await requireOwnList(deps.db, caller, schema_id);
     const result = await removeField(deps.db, list.id, slug, deps.clock());
     if (result.removed === undefined) {
       if (result.reason === 'missing') throw domainErrors.listNotFound();

@@ -1,6 +1,7 @@
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from './context.js';
-import { requireOwnList, type ListForItems } from './listLookup.js';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
 import { recentListsOf } from './recentLists.js';
 import { checkReferences } from './references.js';
@@ -47,7 +48,7 @@ export async function addItem(
 
 async function insertInto(
   ctx: ItemContext,
-  list: ListForItems,
+  list: ListSchemaRow,
   data: Record<string, unknown>,
 ): Promise<ItemRow> {
   const values = validateData(list.fields, data, 'add');

@@ -5,7 +5,7 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
 import type { SlotColumn } from '../slots.js';
-import { findLiveList } from './listLookup.js';
+import { findLiveList } from '../schemas/repository.js';
 import type { ItemRow } from './itemLookup.js';
 import { slotProperties, slotSqlType } from './slotColumns.js';
 import type { StoredChanges } from './storedRow.js';

@@ -6,7 +6,7 @@ import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { RecordQuery } from '../filters/query.js';
 import type { ItemContext } from './context.js';
-import { requireOwnList } from './listLookup.js';
+import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
 import { countWhere, selectPage } from './pageQueries.js';
 

@@ -1,5 +1,5 @@
 import { onePerDatabase } from '../../infra/db/onePerDatabase.js';
-import type { ListForItems } from './listLookup.js';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 
 const MAX_LISTS = 5000;
 const TTL_MS = 60_000;
@@ -12,9 +12,9 @@ const TTL_MS = 60_000;
  * on a fresh read (addItem.ts). An instance never answers from what it remembers alone.
  */
 export class RecentLists {
-  private readonly lists = new Map<string, { list: ListForItems; at: number }>();
+  private readonly lists = new Map<string, { list: ListSchemaRow; at: number }>();
 
-  get(id: string, nowMs: number): ListForItems | undefined {
+  get(id: string, nowMs: number): ListSchemaRow | undefined {
     const entry = this.lists.get(id);
     if (!entry) return undefined;
     if (nowMs - entry.at <= TTL_MS) return entry.list;
@@ -22,7 +22,7 @@ export class RecentLists {
     return undefined;
   }
 
-  remember(list: ListForItems, nowMs: number): void {
+  remember(list: ListSchemaRow, nowMs: number): void {
     this.lists.delete(list.id);
     // a Map iterates in insertion order: the first key is the longest unrefreshed
     if (this.lists.size >= MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);

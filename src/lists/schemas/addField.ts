@@ -4,7 +4,7 @@ import type { Database } from '../../infra/db/client.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import { idParam } from '../../shared/paramTypes.js';
-import { requireOwnedList } from './access.js';
+import { requireOwnList } from '../listAccess.js';
 import { checkParams, throwIfInvalid } from './checkParams.js';
 import { appendField, MAX_FIELDS_PER_LIST } from './fieldRepository.js';
 import { fieldDefinition } from './fieldDefinition.js';
@@ -22,7 +22,7 @@ const SLUG_TAKEN = 'The field.slug has already been taken.';
 export async function addField(db: Database, caller: Caller, raw: unknown, now: Date) {
   const checked = checkParams(addFieldParams, raw);
   const schemaId = checked.data?.schema_id ?? checkParams(schemaIdOnly, raw).data?.schema_id;
-  const list = schemaId === undefined ? undefined : await requireOwnedList(db, caller, schemaId);
+  const list = schemaId === undefined ? undefined : await requireOwnList(db, caller, schemaId);
   throwIfInvalid(checked.errors, list ? slugErrors(raw, list) : undefined);
   const { field } = checked.data!;
 

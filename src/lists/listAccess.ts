@@ -1,0 +1,25 @@
+import type { Caller } from '../admission/caller.js';
+import type { Database } from '../infra/db/client.js';
+import type { ListSchemaRow } from '../infra/db/schema/listSchemas.js';
+import { domainErrors } from '../shared/errors.js';
+import { findLiveList } from './schemas/repository.js';
+
+/** The one answer for a list of another account, whichever method reached it. */
+export const OTHER_ACCOUNTS_LIST = 'This list belongs to a project of another account.';
+
+/**
+ * The list behind `schema_id`, if the caller may touch it: 404 when it does not exist or
+ * was deleted (spec 4.2), 403 when its project is another account's. Only the project's
+ * owner counts; team membership gives no access (spec 1). Every list and list item method
+ * goes through here.
+ */
+export async function requireOwnList(
+  db: Database,
+  caller: Caller,
+  schemaId: string,
+): Promise<ListSchemaRow> {
+  const list = await findLiveList(db, schemaId);
+  if (!list) throw domainErrors.listNotFound();
+  if (list.ownerId !== caller.accountId) throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
+  return list;
+}

@@ -1,0 +1,59 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+// Every method that takes a schema_id decides access in one place (src/lists/listAccess.ts),
+// so a list of another account gets one and the same 403 from all of them.
+let t: TestApp;
+let owner: Tenant;
+let stranger: Tenant;
+let list: TestList;
+let itemId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await makeTenant(t.db);
+  stranger = await makeTenant(t.db);
+  list = await makeList(t.db, owner, [{ slug: 'name', type: 'string' }]);
+  const added = await call(
+    t.app,
+    'addListItem',
+    { schema_id: list.id, data: { name: 'a' } },
+    { key: owner.apiKey },
+  );
+  itemId = added.body.data.id;
+});
+afterAll(() => t.close());
+
+const FORBIDDEN = {
+  message: 'This list belongs to a project of another account.',
+  error: 'forbidden',
+};
+
+describe('a list of another account', () => {
+  it.each([
+    ['getListSchema', () => ({ schema_id: list.id })],
+    ['deleteListSchema', () => ({ schema_id: list.id })],
+    ['addListSchemaField', () => ({ schema_id: list.id, name: 'Extra', type: 'string' })],
+    ['deleteListSchemaField', () => ({ schema_id: list.id, slug: 'name' })],
+    ['getListItems', () => ({ schema_id: list.id })],
+    ['addListItem', () => ({ schema_id: list.id, data: { name: 'b' } })],
+  ])('answers %s with the one 403 body', async (method, params) => {
+    const res = await call(t.app, method, params(), { key: stranger.apiKey });
+    expect([res.status, res.body]).toEqual([403, FORBIDDEN]);
+  });
+
+  it('is left as it was', async () => {
+    const res = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    expect(res.body.data.map((item: { id: string }) => item.id)).toEqual([itemId]);
+    const schema = await call(
+      t.app,
+      'getListSchema',
+      { schema_id: list.id },
+      { key: owner.apiKey },
+    );
+    expect(Object.keys(schema.body.data.fields)).toEqual(['name']);
+  });
+});
