@@ -13,6 +13,7 @@ export function parseBool(input: unknown): Parsed<boolean> {
 /** `bool`: stored as a JSON boolean; its numeric slot holds 1/0, so false sorts first. */
 export const boolType: FieldType = {
   name: 'bool',
+  slotFamily: 'numeric',
   parse: parseBool,
   toSlot: (stored) => (stored === true ? '1' : '0'),
   render: (stored) => stored,

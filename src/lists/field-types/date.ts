@@ -8,6 +8,7 @@ import { dayOf, parseDay, parseInstant } from './instant.js';
  */
 export const dateType: FieldType = {
   name: 'date',
+  slotFamily: 'time',
   parse(input) {
     const instant = typeof input === 'string' ? parseInstant(input) : undefined;
     return instant ? accept(dayOf(instant)) : reject('must be a date (YYYY-MM-DD)');

@@ -10,6 +10,7 @@ const MESSAGE = 'must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an 
  */
 export const datetimeType: FieldType = {
   name: 'datetime',
+  slotFamily: 'time',
   parse(input) {
     const instant = typeof input === 'string' ? parseInstant(input) : undefined;
     return instant ? accept(instant.toISOString()) : reject(MESSAGE);

@@ -17,6 +17,9 @@ export type Operator = '=' | '!=' | '<>' | '<' | '<=' | '>' | '>=' | 'like' | 'n
  */
 export type SqlKind = 'text' | 'numeric' | 'bool' | 'date' | 'datetime';
 
+/** The family of typed slot columns a type's values are indexed in (src/lists/slots.ts). */
+export type SlotFamily = 'text' | 'numeric' | 'time';
+
 export interface FilterSupport {
   kind: SqlKind;
   operators: readonly Operator[];
@@ -33,6 +36,8 @@ export interface FilterSupport {
  */
 export interface FieldType {
   name: string;
+  /** where its values get a typed, indexed column; absent: never indexed (file, image) */
+  slotFamily?: SlotFamily;
   /** `data.<slug>` input (JSON, or text from GET/form) → stored value. */
   parse(input: unknown, field: StoredField): Parsed<StoredValue>;
   /** Stored value → the text written to the field's slot column, if it has one. */

@@ -40,6 +40,7 @@ const MAX_DIGITS = 15;
  */
 export const moneyType: FieldType = {
   name: 'money',
+  slotFamily: 'numeric',
   parse(input, field) {
     const d = decimalFrom(input);
     if (!d) return reject('must be an amount of money');

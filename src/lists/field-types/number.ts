@@ -19,6 +19,7 @@ export function parseNumber(input: unknown): Parsed<number> {
 
 export const numberType: FieldType = {
   name: 'number',
+  slotFamily: 'numeric',
   parse: (input) => parseNumber(input),
   toSlot: (stored) => String(stored),
   render: (stored) => stored,

@@ -11,11 +11,12 @@ export function parseId(input: unknown): Parsed<number> {
 
 /**
  * `contact` and `bot`: the ID of one of the caller's contacts / bots. Existence (422) and
- * ownership (403) are checked by the records layer, which sees all values at once.
+ * ownership (403) are checked by the list items layer, which sees all values at once.
  */
 export function makeReferenceType(name: 'contact' | 'bot'): FieldType {
   return {
     name,
+    slotFamily: 'numeric',
     references: name,
     parse: (input) => parseId(input),
     toSlot: (stored) => String(stored),

@@ -27,6 +27,9 @@ export const fieldTypes: ReadonlyMap<string, FieldType> = new Map(
   ].map((t) => [t.name, t]),
 );
 
+/** spec 2.2: the names of the field types, as the parameter schemas and the document list them. */
+export const FIELD_TYPES = [...fieldTypes.keys()] as [string, ...string[]];
+
 /** The type of a stored field; a list can only hold known types, so a miss is a bug. */
 export function fieldTypeOf(field: Pick<StoredField, 'type' | 'slug'>): FieldType {
   const type = fieldTypes.get(field.type);

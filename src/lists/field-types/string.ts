@@ -18,6 +18,7 @@ function toText(input: unknown): Parsed<string> {
 /** `string`: text up to 500 characters, stored as given (not trimmed). */
 export const stringType: FieldType = {
   name: 'string',
+  slotFamily: 'text',
   parse(input) {
     const text = toText(input);
     if (text.ok && charLength(text.value) > MAX_STRING_CHARS)

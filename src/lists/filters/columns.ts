@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { SqlKind } from '../field-types/fieldType.js';
-import { isSlotColumn } from '../items/slotColumns.js';
+import { isSlotColumn } from '../slots.js';
 
 /**
  * JSONB fallbacks for fields without a slot (correct, but not indexed). The slug is a bound

@@ -4,10 +4,9 @@ import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
-import type { SlotColumn } from '../slots.js';
 import { findLiveList } from '../schemas/repository.js';
 import type { ItemRow } from './itemLookup.js';
-import { slotProperties, slotSqlType } from './slotColumns.js';
+import { type SlotColumn, slotProperties, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 
 /** The list's fields changed between validation and insert; the caller validates again. */

@@ -1,8 +1,7 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { fieldTypeOf } from '../field-types/registry.js';
-import type { SlotColumn } from '../slots.js';
-import { isSlotColumn } from './slotColumns.js';
+import { type SlotColumn, isSlotColumn } from '../slots.js';
 import type { FieldValues } from './validateData.js';
 
 export interface StoredChanges {

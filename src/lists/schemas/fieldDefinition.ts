@@ -1,23 +1,10 @@
 import { z } from 'zod';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { boolParam } from '../../shared/paramTypes.js';
+import { FIELD_TYPES } from '../field-types/registry.js';
 import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
 import { RESERVED_SLUGS, SLUG_PATTERN } from './reservedSlugs.js';
-
-/** spec 2.2: the field types a list can have. */
-export const FIELD_TYPES = [
-  'string',
-  'number',
-  'bool',
-  'date',
-  'datetime',
-  'money',
-  'file',
-  'image',
-  'contact',
-  'bot',
-] as const;
 
 export type NewField = Omit<StoredField, 'slot'>;
 

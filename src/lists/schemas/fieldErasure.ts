@@ -2,16 +2,10 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { queryRows } from '../../infra/db/client.js';
 import { listFieldErasures } from '../../infra/db/schema/index.js';
-import { SLOT_FAMILIES } from '../slots.js';
+import { isSlotColumn } from '../slots.js';
 
 /** Records changed per UPDATE: short transactions, so a 1M-record list never holds long locks. */
 export const ERASE_BATCH_SIZE = 5000;
-
-const SLOT_COLUMNS: ReadonlySet<string> = new Set([
-  ...Object.values(SLOT_FAMILIES).flat(),
-  'contact_id',
-  'bot_id',
-]);
 
 export interface Erasure {
   schemaId: string;
@@ -43,7 +37,7 @@ export async function eraseFieldValues(
   erasure: Erasure,
   { batchSize = ERASE_BATCH_SIZE, signal }: EraseOptions = {},
 ): Promise<boolean> {
-  const slot = erasure.slot !== null && SLOT_COLUMNS.has(erasure.slot) ? erasure.slot : null;
+  const slot = isSlotColumn(erasure.slot) ? erasure.slot : null;
   const key = and(
     eq(listFieldErasures.schemaId, erasure.schemaId),
     eq(listFieldErasures.slug, erasure.slug),

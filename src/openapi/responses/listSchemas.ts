@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIELD_TYPES } from '../../lists/schemas/fieldDefinition.js';
+import { FIELD_TYPES } from '../../lists/field-types/registry.js';
 
 /** Spec 2.2. Loose: "account-created fields may carry additional keys". */
 export const FieldDefinition = z.looseObject({
