@@ -1,37 +1,34 @@
 import { z } from 'zod';
-import { intParam } from '../shared/paramTypes.js';
+import { blankToUndefined, intParam, optionalInt } from '../shared/paramTypes.js';
 
 /**
- * Parameter pieces of the contact methods. As Laravel's TrimStrings and
- * ConvertEmptyStringsToNull do, text is trimmed and empty text or null counts as "not
- * passed" (a form or query string cannot leave a field out any other way).
+ * Parameter pieces of the contact methods. Blank values follow the one rule of every
+ * method (shared/paramTypes.ts: null or whitespace-only text is "not sent"); contact text
+ * is also kept trimmed, as Laravel's TrimStrings does.
  */
-export function blankToUndefined(v: unknown): unknown {
-  if (typeof v === 'string') {
-    const trimmed = v.trim();
-    return trimmed === '' ? undefined : trimmed;
-  }
-  return v === null ? undefined : v;
+export function trimmedOrUnsent(v: unknown): unknown {
+  const sent = blankToUndefined(v);
+  return typeof sent === 'string' ? sent.trim() : sent;
 }
 
 /** Largest Unix time accepted in date windows: 9999-12-31T23:59:59Z. */
 export const MAX_UNIX_SECONDS = 253_402_300_799;
 
-export const boundedInt = (field: string, min: number, max: number) =>
-  intParam().refine(
-    (n) => n >= min && n <= max,
-    `The ${field} field must be between ${min} and ${max}.`,
-  );
+const betweenMessage = (field: string, min: number, max: number) =>
+  `The ${field} field must be between ${min} and ${max}.`;
 
-export const optionalInt = (field: string, min: number, max: number) =>
-  z.preprocess(blankToUndefined, boundedInt(field, min, max).optional());
+export const boundedInt = (field: string, min: number, max: number) =>
+  intParam().refine((n) => n >= min && n <= max, betweenMessage(field, min, max));
+
+export const optionalBoundedInt = (field: string, min: number, max: number) =>
+  optionalInt(min, max, betweenMessage(field, min, max));
 
 /** Spec 4.11: `bot_id`, `date_from`, `date_to`, shared by getContacts and getNumberOfContacts. */
 export const contactFilterParams = {
   // Any integer: a bot that is not the caller's simply matches nothing (spec 4.11 rule 4).
-  bot_id: optionalInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
-  date_from: optionalInt('date_from', 0, MAX_UNIX_SECONDS),
-  date_to: optionalInt('date_to', 0, MAX_UNIX_SECONDS),
+  bot_id: optionalBoundedInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
+  date_from: optionalBoundedInt('date_from', 0, MAX_UNIX_SECONDS),
+  date_to: optionalBoundedInt('date_to', 0, MAX_UNIX_SECONDS),
 };
 
 export interface ContactFilters {
@@ -58,14 +55,14 @@ export const textOf = (field: string, max = 255) =>
     .refine((s) => !s.includes('\0'), `The ${field} field must not contain NUL characters.`);
 
 export const optionalText = (field: string, max = 255) =>
-  z.preprocess(blankToUndefined, textOf(field, max).optional());
+  z.preprocess(trimmedOrUnsent, textOf(field, max).optional());
 
 /** Spec 4.13: `+` then digits, 9 to 16 characters with the `+`; kept without it. */
 export const PHONE_PATTERN = /^\+\d{8,15}$/;
 
 export const phoneParam = () =>
   z.preprocess(
-    blankToUndefined,
+    trimmedOrUnsent,
     z
       .string({ error: 'The phone field must be a string.' })
       .regex(PHONE_PATTERN, 'The phone field must be + followed by 8 to 15 digits.')
@@ -75,7 +72,7 @@ export const phoneParam = () =>
 
 export const emailParam = () =>
   z.preprocess(
-    blankToUndefined,
+    trimmedOrUnsent,
     z
       .email({ error: 'The email field must be a valid email address.' })
       .max(255, 'The email field must not be greater than 255 characters.')

@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import { API_MESSENGERS, MESSENGER_IDS, pickIdParam } from '../contacts/messengers.js';
 import {
-  blankToUndefined,
   boundedInt,
   emailParam,
+  optionalBoundedInt,
   optionalText,
   phoneParam,
   tagsParam,
   textOf,
+  trimmedOrUnsent,
 } from '../contacts/params.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact } from '../contacts/upsertRepository.js';
 import { domainErrors } from '../shared/errors.js';
 import { created, defineMethod, ok } from './method.js';
 
-const messengerIdParam = (field: string) =>
-  z.preprocess(blankToUndefined, boundedInt(field, 1, Number.MAX_SAFE_INTEGER).optional());
+const messengerIdParam = (field: string) => optionalBoundedInt(field, 1, Number.MAX_SAFE_INTEGER);
 
 /** Usernames are kept without `@` (spec 2.4); a leading one is dropped. */
 const usernameParam = (field: string) =>
@@ -24,16 +24,16 @@ const usernameParam = (field: string) =>
 const params = z
   .object({
     bot_id: z.preprocess(
-      blankToUndefined,
+      trimmedOrUnsent,
       boundedInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     ),
     messenger: z.preprocess(
-      blankToUndefined,
+      trimmedOrUnsent,
       z.enum(API_MESSENGERS, {
         error: 'The messenger field must be one of: telegram, max, viber, vk.',
       }),
     ),
-    name: z.preprocess(blankToUndefined, textOf('name')),
+    name: z.preprocess(trimmedOrUnsent, textOf('name')),
     telegram_id: messengerIdParam('telegram_id'),
     telegram_username: usernameParam('telegram_username'),
     max_id: messengerIdParam('max_id'),

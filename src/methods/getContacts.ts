@@ -1,12 +1,8 @@
 import { z } from 'zod';
 import { listContacts } from '../contacts/listing.js';
 import { pageLinks } from '../contacts/pageLinks.js';
-import {
-  blankToUndefined,
-  contactFilterParams,
-  optionalInt,
-  toFilters,
-} from '../contacts/params.js';
+import { contactFilterParams, optionalBoundedInt, toFilters } from '../contacts/params.js';
+import { isBlank } from '../shared/paramTypes.js';
 import type { ListedContact } from '../contacts/repository.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
@@ -18,7 +14,8 @@ const MAX_PAGE = 1_000_000_000;
 /** Spec 4.11 rule 1: `offset` or `limit` selects offset mode, where `page`/`count` are ignored. */
 function isOffsetMode(input: Record<string, unknown>): boolean {
   return (
-    blankToUndefined(input.offset) !== undefined || blankToUndefined(input.limit) !== undefined
+    (input.offset !== undefined && !isBlank(input.offset)) ||
+    (input.limit !== undefined && !isBlank(input.limit))
   );
 }
 
@@ -31,10 +28,10 @@ export const getContacts = defineMethod({
         : input,
     z.object({
       ...contactFilterParams,
-      count: optionalInt('count', 1, 500),
-      page: optionalInt('page', 1, MAX_PAGE),
-      offset: optionalInt('offset', 0, Number.MAX_SAFE_INTEGER),
-      limit: optionalInt('limit', 1, 1000),
+      count: optionalBoundedInt('count', 1, 500),
+      page: optionalBoundedInt('page', 1, MAX_PAGE),
+      offset: optionalBoundedInt('offset', 0, Number.MAX_SAFE_INTEGER),
+      limit: optionalBoundedInt('limit', 1, 1000),
       // spec 4.11: accepted and ignored; tags and variables are always returned
       with: z.unknown().optional(),
     }),

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { idParam } from '../shared/paramTypes.js';
+import { idParam, optionalInt } from '../shared/paramTypes.js';
 import { queryItems } from '../lists/items/queryItems.js';
-import { optionalInt } from '../lists/items/params.js';
 import { defineMethod, ok } from './method.js';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;

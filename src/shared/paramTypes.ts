@@ -12,6 +12,25 @@ export const intParam = () =>
     z.number({ error: 'must be an integer' }).int('must be an integer').safe('is out of range'),
   );
 
+/**
+ * The one blank rule of every method: null, or text that is empty or only whitespace, means
+ * "not sent" (a form or a query string cannot leave a field out any other way), so an
+ * optional parameter takes its default and a required one is missing.
+ */
+export function isBlank(v: unknown): boolean {
+  return v === null || (typeof v === 'string' && v.trim() === '');
+}
+
+export const blankToUndefined = (v: unknown): unknown => (isBlank(v) ? undefined : v);
+
+/** `schema`, or "not sent" for a blank value. */
+export const optionalParam = <T extends z.ZodType>(schema: T) =>
+  z.preprocess(blankToUndefined, schema.optional());
+
+/** An optional integer from `min` to `max`; `message` is the 422 text outside the range. */
+export const optionalInt = (min: number, max: number, message: string) =>
+  optionalParam(intParam().refine((n) => n >= min && n <= max, message));
+
 const TRUE_FORMS = new Set<unknown>([true, 'true', '1', 1]);
 const FALSE_FORMS = new Set<unknown>([false, 'false', '0', 0]);
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { boolParam } from '../../shared/paramTypes.js';
+import { blankToUndefined, boolParam } from '../../shared/paramTypes.js';
 import { FIELD_TYPES } from '../field-types/registry.js';
 import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
@@ -18,8 +18,6 @@ export type FieldMode = 'create' | 'add';
 /** Runs a refinement even when sibling keys failed, so one 422 lists every field (spec 7). */
 export const ALWAYS = { when: () => true };
 
-/** JSON null and an empty form value mean "not given": the default applies. */
-const blankToUndefined = (v: unknown) => (v === null || v === '' ? undefined : v);
 export const flag = (fallback: boolean) =>
   z.preprocess(blankToUndefined, boolParam().default(fallback));
 
