@@ -115,8 +115,10 @@ export function installCapture(): void {
   } as typeof send;
 
   for (const method of methods.values() as Iterable<ApiMethod>) {
-    const handle = method.handle.bind(method);
-    (method as { handle: ApiMethod['handle'] }).handle = (...args) => {
+    // Either handler signature: the wrapper only marks the phase and passes everything on.
+    const wrapped = method as unknown as { handle: (...args: unknown[]) => Promise<unknown> };
+    const handle = wrapped.handle.bind(method);
+    wrapped.handle = (...args) => {
       phase = 'handler';
       return handle(...args);
     };

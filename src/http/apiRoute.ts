@@ -34,8 +34,10 @@ export function registerApiRoute(
       reply.header('x-ratelimit-remaining', String(rate.remaining));
       if (!rate.allowed) throw errors.tooManyAttempts(rate.retryAfterSeconds, rate.limit);
 
-      const input = validateParams(method.params, params);
-      const result = await method.handle(input, { caller, deps, log: request.log });
+      const ctx = { caller, deps, log: request.log };
+      const result = method.validatesOwnParams
+        ? await method.handle(params, ctx)
+        : await method.handle(validateParams(method.params, params), ctx);
       return send(reply, result.status, result.body);
     },
   });

@@ -1,3 +1,4 @@
+import { ListItem } from '../openapi/responses/listItems.js';
 import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
 import { addItem } from '../lists/items/addItem.js';
@@ -7,6 +8,12 @@ import { created, defineMethod } from './method.js';
 /** spec 4.8: adds a record to one of the caller's lists. */
 export const addListItem = defineMethod({
   name: 'addListItem',
+  tag: 'List items',
+  summary: 'Add a record',
+  description:
+    '`data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.',
+  changesData: true,
+  success: [{ status: 201, description: 'The created record', body: z.object({ data: ListItem }) }],
   params: z.object({
     schema_id: idParam().describe('List ID'),
     data: dataParam().describe("Object: field slug → value in the field type's format"),

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { addField } from '../lists/schemas/addField.js';
+import { addField, addFieldParams } from '../lists/schemas/addField.js';
 import { defineMethod, noContent } from './method.js';
 
 /**
@@ -9,7 +8,14 @@ import { defineMethod, noContent } from './method.js';
  */
 export const addListSchemaField = defineMethod({
   name: 'addListSchemaField',
-  params: z.record(z.string(), z.unknown()),
+  tag: 'List schemas',
+  summary: 'Add a field at the end of a list',
+  description:
+    'Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).',
+  changesData: true,
+  success: [{ status: 204, description: 'Field added' }],
+  params: addFieldParams,
+  validatesOwnParams: true,
   async handle(params, { caller, deps }) {
     await addField(deps.db, caller, params, deps.clock());
     return noContent();

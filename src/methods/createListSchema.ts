@@ -1,5 +1,7 @@
+import { ListSchema } from '../openapi/responses/listSchemas.js';
 import { z } from 'zod';
-import { createList } from '../lists/schemas/createList.js';
+import { createList, newListParams } from '../lists/schemas/createList.js';
+import { createTargetParams } from '../lists/schemas/createTarget.js';
 import { presentListSchema } from '../lists/schemas/presenter.js';
 import { created, defineMethod } from './method.js';
 
@@ -10,7 +12,16 @@ import { created, defineMethod } from './method.js';
  */
 export const createListSchema = defineMethod({
   name: 'createListSchema',
-  params: z.record(z.string(), z.unknown()),
+  tag: 'List schemas',
+  summary: 'Create a list with 1 to 30 fields',
+  description:
+    "Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).",
+  changesData: true,
+  success: [
+    { status: 201, description: 'The created list schema', body: z.object({ data: ListSchema }) },
+  ],
+  params: z.intersection(createTargetParams, newListParams),
+  validatesOwnParams: true,
   async handle(params, { caller, deps }) {
     const list = await createList(deps.db, caller, params, deps.clock());
     return created({ data: presentListSchema(list) });

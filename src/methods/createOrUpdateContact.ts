@@ -1,3 +1,4 @@
+import { Contact } from '../openapi/responses/contacts.js';
 import { z } from 'zod';
 import { API_MESSENGERS, MESSENGER_IDS, pickIdParam } from '../contacts/messengers.js';
 import {
@@ -69,6 +70,19 @@ const params = z
 /** Spec 4.13: find the contact by the messenger's ID in the bot; update it, else create it. */
 export const createOrUpdateContact = defineMethod({
   name: 'createOrUpdateContact',
+  tag: 'Contacts',
+  summary: 'Find a contact by messenger ID and update it, or create it',
+  description:
+    'Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.',
+  changesData: true,
+  success: [
+    {
+      status: 200,
+      description: 'An existing contact was updated',
+      body: z.object({ data: Contact }),
+    },
+    { status: 201, description: 'A new contact was created', body: z.object({ data: Contact }) },
+  ],
   params,
   async handle(p, { caller, deps }) {
     const id = MESSENGER_IDS[p.messenger];

@@ -6,6 +6,11 @@ import { defineMethod, noContent } from './method.js';
 /** spec 4.10: deletes a record; 204 without a body. */
 export const deleteListItem = defineMethod({
   name: 'deleteListItem',
+  tag: 'List items',
+  summary: 'Delete a record',
+  description: '`404` when already deleted.',
+  changesData: true,
+  success: [{ status: 204, description: 'Deleted' }],
   params: z.object({ item_id: idParam().describe('Record ID') }),
   async handle(params, { caller, deps }) {
     await deleteItem(

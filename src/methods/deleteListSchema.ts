@@ -11,6 +11,11 @@ import { defineMethod, noContent } from './method.js';
  */
 export const deleteListSchema = defineMethod({
   name: 'deleteListSchema',
+  tag: 'List schemas',
+  summary: 'Delete a list and its records',
+  description: '`404` when already deleted.',
+  changesData: true,
+  success: [{ status: 204, description: 'Deleted' }],
   params: z.object({ schema_id: idParam() }),
   async handle({ schema_id }, { caller, deps }) {
     const list = await requireOwnList(deps.db, caller, schema_id);

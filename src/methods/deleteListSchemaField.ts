@@ -14,6 +14,11 @@ import { defineMethod, noContent } from './method.js';
  */
 export const deleteListSchemaField = defineMethod({
   name: 'deleteListSchemaField',
+  tag: 'List schemas',
+  summary: 'Delete a field and erase its values in every record',
+  description: 'Irreversible. `422` (key `slug`) when no field has the slug.',
+  changesData: true,
+  success: [{ status: 204, description: 'Field deleted' }],
   params: z.object({ schema_id: idParam(), slug: idParam() }),
   async handle({ schema_id, slug }, { caller, deps, log }) {
     const list = await requireOwnList(deps.db, caller, schema_id);

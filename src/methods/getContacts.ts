@@ -1,3 +1,5 @@
+import { Contact } from '../openapi/responses/contacts.js';
+import { ContactPageMeta, pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
 import { listContacts } from '../contacts/listing.js';
 import { pageLinks } from '../contacts/pageLinks.js';
@@ -21,6 +23,29 @@ function isOffsetMode(input: Record<string, unknown>): boolean {
 
 export const getContacts = defineMethod({
   name: 'getContacts',
+  tag: 'Contacts',
+  summary: "Contacts of the key holder's bots, by ascending id",
+  description: [
+    'Two paging modes:',
+    '- page mode (`page`, `count` 1–500): the paging envelope; iterate until `links.next` is null, resending the other parameters;',
+    '- offset mode (passing `offset` or `limit` 1–1000 selects it): `{data, meta: {offset, limit, total}}`; the export is complete when `data` has fewer items than `limit` or `offset + limit` reaches `meta.total`.',
+    '',
+    'Cap a long export with `date_to` so it does not grow while paging. A `bot_id` that is not yours yields an empty list.',
+  ].join('\n'),
+  changesData: false,
+  success: [
+    {
+      status: 200,
+      description: 'A page of contacts (page mode) or a slice (offset mode)',
+      body: z.union([
+        pageOf(Contact, ContactPageMeta),
+        z.object({
+          data: z.array(Contact),
+          meta: z.object({ offset: z.int(), limit: z.int(), total: z.int() }),
+        }),
+      ]),
+    },
+  ],
   params: z.preprocess(
     (input) =>
       typeof input === 'object' && input !== null && isOffsetMode(input as Record<string, unknown>)

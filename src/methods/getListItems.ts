@@ -1,3 +1,5 @@
+import { ListItem } from '../openapi/responses/listItems.js';
+import { pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
 import { idParam, optionalInt } from '../shared/paramTypes.js';
 import { queryItems } from '../lists/items/queryItems.js';
@@ -11,6 +13,15 @@ const MAX_ID = Number.MAX_SAFE_INTEGER;
  */
 export const getListItems = defineMethod({
   name: 'getListItems',
+  tag: 'List items',
+  summary: 'Records of a list, filtered, sorted and paged',
+  description: [
+    'Set `order_by` (`<slug>,asc|desc`, also `created_at`, `updated_at`) when paging: without it the order is undefined.',
+    '',
+    '`filters` maps a field slug to a plain value (equality) or to `"<operator>,<value>"` with operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like`. In a query string: `filters[price]=>=,10`. Conditions are combined with AND; a condition on an unknown, encrypted, file or image field, or with a null value, is skipped.',
+  ].join('\n'),
+  changesData: false,
+  success: [{ status: 200, description: 'A page of records', body: pageOf(ListItem) }],
   params: z.object({
     schema_id: idParam().describe('List ID'),
     limit: optionalInt(1, 1000, 'must be between 1 and 1000').describe(

@@ -1,3 +1,4 @@
+import { ListSchema } from '../openapi/responses/listSchemas.js';
 import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
 import { requireOwnList } from '../lists/listAccess.js';
@@ -7,6 +8,12 @@ import { defineMethod, ok } from './method.js';
 /** spec 4.2 */
 export const getListSchema = defineMethod({
   name: 'getListSchema',
+  tag: 'List schemas',
+  summary: 'One list schema',
+  description:
+    "`404` (with `errors.schema_id`) when the list does not exist or was deleted; `403` for another account's project.",
+  changesData: false,
+  success: [{ status: 200, description: 'The list schema', body: z.object({ data: ListSchema }) }],
   params: z.object({ schema_id: idParam() }),
   async handle({ schema_id }, { caller, deps }) {
     const list = await requireOwnList(deps.db, caller, schema_id);

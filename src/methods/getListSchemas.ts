@@ -1,3 +1,5 @@
+import { ListSchema } from '../openapi/responses/listSchemas.js';
+import { pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
 import { intParam } from '../shared/paramTypes.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
@@ -10,6 +12,11 @@ const PER_PAGE = 50;
 
 export const getListSchemas = defineMethod({
   name: 'getListSchemas',
+  tag: 'List schemas',
+  summary: 'Lists of every project the key holder owns, 50 per page',
+  description: 'The page size is fixed at 50.',
+  changesData: false,
+  success: [{ status: 200, description: 'A page of list schemas', body: pageOf(ListSchema) }],
   params: z.object({
     // An empty value is "not given" (page 1); anything else must be an integer ≥ 1.
     page: z.preprocess(

@@ -1,9 +1,14 @@
+import { Account } from '../openapi/responses/accounts.js';
 import { z } from 'zod';
 import { defineMethod, ok } from './method.js';
 
 /** Contract not shown in the spec; ours (contract/decisions.md): the key's account. */
 export const getMe = defineMethod({
   name: 'getMe',
+  tag: 'Account',
+  summary: 'The account the API key belongs to',
+  changesData: false,
+  success: [{ status: 200, description: 'The account', body: z.object({ data: Account }) }],
   params: z.object({}),
   async handle(_params, { caller }) {
     return ok({

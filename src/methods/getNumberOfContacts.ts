@@ -6,6 +6,11 @@ import { defineMethod, ok } from './method.js';
 /** Spec 4.12: the getContacts matches counted, `{count}` at the top level. */
 export const getNumberOfContacts = defineMethod({
   name: 'getNumberOfContacts',
+  tag: 'Contacts',
+  summary: 'How many contacts match',
+  description: 'The count is at the top level, without a `data` wrapper.',
+  changesData: false,
+  success: [{ status: 200, description: 'The count', body: z.object({ count: z.int() }) }],
   params: z.object(contactFilterParams),
   async handle(params, { caller, deps }) {
     return ok({ count: await countCallerContacts(deps, caller.accountId, toFilters(params)) });

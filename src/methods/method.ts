@@ -15,11 +15,49 @@ export interface MethodResult {
   body?: unknown;
 }
 
-export interface ApiMethod<S extends z.ZodType = z.ZodType> {
+/** The OpenAPI document's groups, in the order it lists them. */
+export const TAGS = ['Account', 'List schemas', 'List items', 'Contacts'] as const;
+export type Tag = (typeof TAGS)[number];
+
+/** One success answer of a method, as the OpenAPI document describes it. */
+export interface SuccessResponse {
+  status: MethodResult['status'];
+  description: string;
+  /** the body's shape; absent for 204 (no body) */
+  body?: z.ZodType;
+}
+
+/** What the OpenAPI document and the pipeline know of a method besides its handler. */
+interface MethodDescription<S extends z.ZodType> {
+  /** the exact name in `/api/v1/<name>` */
   name: string;
+  tag: Tag;
+  summary: string;
+  description?: string;
+  /** methods that change data are called with POST */
+  changesData: boolean;
+  success: SuccessResponse[];
+  /** the parameters: the schema the pipeline (or the handler itself) validates with */
   params: S;
+}
+
+/** A method whose parameters the pipeline validates before calling the handler. */
+interface PipelineValidated<S extends z.ZodType> extends MethodDescription<S> {
+  validatesOwnParams?: false;
   handle(params: z.output<S>, ctx: MethodContext): Promise<MethodResult>;
 }
+
+/**
+ * A method whose handler validates `params` itself, because some checks need the database
+ * (whether the bot exists, whether a slug is taken) and must land in the same 422 as the
+ * others. The pipeline hands it the request's parameters as they came.
+ */
+interface HandlerValidated<S extends z.ZodType> extends MethodDescription<S> {
+  validatesOwnParams: true;
+  handle(params: Record<string, unknown>, ctx: MethodContext): Promise<MethodResult>;
+}
+
+export type ApiMethod<S extends z.ZodType = z.ZodType> = PipelineValidated<S> | HandlerValidated<S>;
 
 /** Declares a method; the generic keeps the handler's parameter type tied to its schema. */
 export function defineMethod<S extends z.ZodType>(method: ApiMethod<S>): ApiMethod<S> {

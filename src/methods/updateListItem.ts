@@ -1,3 +1,4 @@
+import { ListItem } from '../openapi/responses/listItems.js';
 import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
 import { dataParam } from '../lists/items/params.js';
@@ -7,6 +8,18 @@ import { defineMethod, ok } from './method.js';
 /** spec 4.9: changes the sent fields of a record; answers the whole record. */
 export const updateListItem = defineMethod({
   name: 'updateListItem',
+  tag: 'List items',
+  summary: 'Change some fields of a record',
+  description:
+    'Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.',
+  changesData: true,
+  success: [
+    {
+      status: 200,
+      description: 'The whole record after the change',
+      body: z.object({ data: ListItem }),
+    },
+  ],
   params: z.object({
     item_id: idParam().describe('Record ID'),
     data: dataParam().describe("Object: field slug → value in the field type's format"),

@@ -1,14 +1,11 @@
-import type { ApiMethod } from '../methods/method.js';
+import { TAGS, type ApiMethod } from '../methods/method.js';
 import { errorResponseComponents, errorSchemaId, headers, securitySchemes } from './components.js';
 import { apiDescription } from './description.js';
-import { documentedParams } from './handlerParams.js';
 import { toComponentSchemas, type JsonSchema, type NamedSchema } from './jsonSchema.js';
-import { TAGS, type MethodDoc } from './methodDoc.js';
 import { paramsSchemaId, pathItem, responseSchemaId } from './operations.js';
 import { Account } from './responses/accounts.js';
 import { Contact, ContactVariable } from './responses/contacts.js';
 import { errorBodies, type ErrorStatus } from './responses/errors.js';
-import { docFor } from './responses/index.js';
 import { FileValue, ListItem } from './responses/listItems.js';
 import { FieldDefinition, ListSchema } from './responses/listSchemas.js';
 import { ContactPageMeta, PageLinks, PageMeta } from './responses/paging.js';
@@ -38,24 +35,16 @@ const RESOURCES: NamedSchema[] = [
   { id: 'ContactPageMeta', schema: ContactPageMeta },
 ];
 
-/** A registered method nobody documented yet still appears (a test fails until it is). */
-const UNDOCUMENTED: MethodDoc = {
-  tag: 'Other',
-  summary: 'Not documented yet',
-  changesData: true,
-  success: [{ status: 200, description: 'Success' }],
-};
-
 /**
- * OpenAPI 3.1 for the given methods: parameters from each method's own zod schema (the
- * one its handler validates with), responses from `responses/`, errors from spec 7.
+ * OpenAPI 3.1 for the given methods, from the registry alone: each method's parameter
+ * schema (the one it is validated with), summary, description and success responses;
+ * resource shapes from `responses/`; the error bodies every method shares.
  */
 export function buildOpenApiDocument({ methods, baseUrl }: DocumentOptions): OpenApiDocument {
   const list = [...methods].sort((a, b) => a.name.localeCompare(b.name));
-  const docs = new Map(list.map((m) => [m.name, docFor(m.name) ?? UNDOCUMENTED]));
 
   const params = toComponentSchemas(
-    list.map((m) => ({ id: paramsSchemaId(m.name), schema: documentedParams(m) })),
+    list.map((m) => ({ id: paramsSchemaId(m.name), schema: m.params })),
     'input',
   );
   const responses = toComponentSchemas(
@@ -66,7 +55,7 @@ export function buildOpenApiDocument({ methods, baseUrl }: DocumentOptions): Ope
         schema,
       })),
       ...list.flatMap((m) =>
-        (docs.get(m.name)?.success ?? []).flatMap((s) =>
+        m.success.flatMap((s) =>
           s.body ? [{ id: responseSchemaId(m.name, s.status), schema: s.body }] : [],
         ),
       ),
@@ -76,13 +65,9 @@ export function buildOpenApiDocument({ methods, baseUrl }: DocumentOptions): Ope
 
   const paths: OpenApiDocument['paths'] = {};
   for (const m of list) {
-    paths[`/${m.name}`] = pathItem(
-      m.name,
-      docs.get(m.name) ?? UNDOCUMENTED,
-      params[paramsSchemaId(m.name)] ?? {},
-    );
+    paths[`/${m.name}`] = pathItem(m, params[paramsSchemaId(m.name)] ?? {});
   }
-  const usedTags = new Set([...docs.values()].map((d) => d.tag));
+  const usedTags = new Set(list.map((m) => m.tag));
 
   return {
     openapi: '3.1.0',

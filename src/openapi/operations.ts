@@ -1,4 +1,4 @@
-import type { MethodDoc, SuccessResponse } from './methodDoc.js';
+import type { ApiMethod, SuccessResponse } from '../methods/method.js';
 import { errorResponseRefs, successHeaders } from './components.js';
 import { topLevelProperties, type JsonSchema } from './jsonSchema.js';
 
@@ -11,11 +11,8 @@ const POST_NOTE =
   'POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.';
 
 /** The path item of one method: GET and POST, with the same parameters and responses (spec 1). */
-export function pathItem(
-  name: string,
-  doc: MethodDoc,
-  params: JsonSchema,
-): Record<string, unknown> {
+export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unknown> {
+  const { name } = doc;
   const paramsRef = { $ref: `#/components/schemas/${paramsSchemaId(name)}` };
   const properties = topLevelProperties(params);
   const anyRequired = properties.some((p) => p.required);

@@ -13,8 +13,16 @@ import { methods } from '../../src/methods/registry.js';
  * Test-only methods that exercise the pipeline where no real method does yet: one echoes
  * its parsed parameters, one has many required fields (422s), one fails unexpectedly.
  */
+const probe = {
+  tag: 'Account',
+  summary: 'Test-only probe method',
+  changesData: false,
+  success: [{ status: 200, description: 'What the probe answers' }],
+} as const satisfies Partial<ApiMethod>;
+
 export const echoParams = defineMethod({
   name: 'echoParams',
+  ...probe,
   params: z.looseObject({
     page: intParam().optional(),
     flag: boolParam().optional(),
@@ -26,6 +34,7 @@ export const echoParams = defineMethod({
 
 export const strictParams = defineMethod({
   name: 'strictParams',
+  ...probe,
   params: z.object({
     name: textParam(),
     count: intParam(),
@@ -41,6 +50,7 @@ export const strictParams = defineMethod({
 /** A real SQL error (no such table): the 500 must carry neither the SQL nor a stack. */
 export const explode = defineMethod({
   name: 'explode',
+  ...probe,
   params: z.object({}),
   async handle(_params, { deps }) {
     await queryRows(deps.db, sql`select secret_column from no_such_table_for_tests`);

@@ -10,7 +10,7 @@ export interface paths {
     };
     /**
      * Add a record
-     * @description Spec 4.8. `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.
+     * @description `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.
      *
      *     This method changes data: call it with POST.
      *
@@ -20,7 +20,7 @@ export interface paths {
     put?: never;
     /**
      * Add a record
-     * @description Spec 4.8. `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.
+     * @description `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.
      *
      *     This method changes data: call it with POST.
      *
@@ -42,7 +42,7 @@ export interface paths {
     };
     /**
      * Add a field at the end of a list
-     * @description Spec 4.5. Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).
+     * @description Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).
      *
      *     This method changes data: call it with POST.
      *
@@ -52,7 +52,7 @@ export interface paths {
     put?: never;
     /**
      * Add a field at the end of a list
-     * @description Spec 4.5. Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).
+     * @description Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).
      *
      *     This method changes data: call it with POST.
      *
@@ -74,7 +74,7 @@ export interface paths {
     };
     /**
      * Create a list with 1 to 30 fields
-     * @description Spec 4.3. Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).
+     * @description Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).
      *
      *     This method changes data: call it with POST.
      *
@@ -84,7 +84,7 @@ export interface paths {
     put?: never;
     /**
      * Create a list with 1 to 30 fields
-     * @description Spec 4.3. Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).
+     * @description Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).
      *
      *     This method changes data: call it with POST.
      *
@@ -106,7 +106,7 @@ export interface paths {
     };
     /**
      * Find a contact by messenger ID and update it, or create it
-     * @description Spec 4.13. Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.
+     * @description Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.
      *
      *     This method changes data: call it with POST.
      *
@@ -116,7 +116,7 @@ export interface paths {
     put?: never;
     /**
      * Find a contact by messenger ID and update it, or create it
-     * @description Spec 4.13. Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.
+     * @description Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.
      *
      *     This method changes data: call it with POST.
      *
@@ -138,7 +138,7 @@ export interface paths {
     };
     /**
      * Delete a record
-     * @description Spec 4.10. `404` when already deleted.
+     * @description `404` when already deleted.
      *
      *     This method changes data: call it with POST.
      *
@@ -148,7 +148,7 @@ export interface paths {
     put?: never;
     /**
      * Delete a record
-     * @description Spec 4.10. `404` when already deleted.
+     * @description `404` when already deleted.
      *
      *     This method changes data: call it with POST.
      *
@@ -170,7 +170,7 @@ export interface paths {
     };
     /**
      * Delete a list and its records
-     * @description Spec 4.4. `404` when already deleted.
+     * @description `404` when already deleted.
      *
      *     This method changes data: call it with POST.
      *
@@ -180,7 +180,7 @@ export interface paths {
     put?: never;
     /**
      * Delete a list and its records
-     * @description Spec 4.4. `404` when already deleted.
+     * @description `404` when already deleted.
      *
      *     This method changes data: call it with POST.
      *
@@ -202,7 +202,7 @@ export interface paths {
     };
     /**
      * Delete a field and erase its values in every record
-     * @description Spec 4.6. Irreversible. `422` (key `slug`) when no field has the slug.
+     * @description Irreversible. `422` (key `slug`) when no field has the slug.
      *
      *     This method changes data: call it with POST.
      *
@@ -212,7 +212,7 @@ export interface paths {
     put?: never;
     /**
      * Delete a field and erase its values in every record
-     * @description Spec 4.6. Irreversible. `422` (key `slug`) when no field has the slug.
+     * @description Irreversible. `422` (key `slug`) when no field has the slug.
      *
      *     This method changes data: call it with POST.
      *
@@ -234,7 +234,7 @@ export interface paths {
     };
     /**
      * Contacts of the key holder's bots, by ascending id
-     * @description Spec 4.11. Two paging modes:
+     * @description Two paging modes:
      *     - page mode (`page`, `count` 1–500): the paging envelope; iterate until `links.next` is null, resending the other parameters;
      *     - offset mode (passing `offset` or `limit` 1–1000 selects it): `{data, meta: {offset, limit, total}}`; the export is complete when `data` has fewer items than `limit` or `offset + limit` reaches `meta.total`.
      *
@@ -248,7 +248,7 @@ export interface paths {
     put?: never;
     /**
      * Contacts of the key holder's bots, by ascending id
-     * @description Spec 4.11. Two paging modes:
+     * @description Two paging modes:
      *     - page mode (`page`, `count` 1–500): the paging envelope; iterate until `links.next` is null, resending the other parameters;
      *     - offset mode (passing `offset` or `limit` 1–1000 selects it): `{data, meta: {offset, limit, total}}`; the export is complete when `data` has fewer items than `limit` or `offset + limit` reaches `meta.total`.
      *
@@ -274,7 +274,7 @@ export interface paths {
     };
     /**
      * Records of a list, filtered, sorted and paged
-     * @description Spec 4.7. Set `order_by` (`<slug>,asc|desc`, also `created_at`, `updated_at`) when paging: without it the order is undefined.
+     * @description Set `order_by` (`<slug>,asc|desc`, also `created_at`, `updated_at`) when paging: without it the order is undefined.
      *
      *     `filters` maps a field slug to a plain value (equality) or to `"<operator>,<value>"` with operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like`. In a query string: `filters[price]=>=,10`. Conditions are combined with AND; a condition on an unknown, encrypted, file or image field, or with a null value, is skipped.
      *
@@ -286,7 +286,7 @@ export interface paths {
     put?: never;
     /**
      * Records of a list, filtered, sorted and paged
-     * @description Spec 4.7. Set `order_by` (`<slug>,asc|desc`, also `created_at`, `updated_at`) when paging: without it the order is undefined.
+     * @description Set `order_by` (`<slug>,asc|desc`, also `created_at`, `updated_at`) when paging: without it the order is undefined.
      *
      *     `filters` maps a field slug to a plain value (equality) or to `"<operator>,<value>"` with operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like`. In a query string: `filters[price]=>=,10`. Conditions are combined with AND; a condition on an unknown, encrypted, file or image field, or with a null value, is skipped.
      *
@@ -310,7 +310,7 @@ export interface paths {
     };
     /**
      * One list schema
-     * @description Spec 4.2. `404` (with `errors.schema_id`) when the list does not exist or was deleted; `403` for another account's project.
+     * @description `404` (with `errors.schema_id`) when the list does not exist or was deleted; `403` for another account's project.
      *
      *     A read: GET and POST answer alike.
      *
@@ -320,7 +320,7 @@ export interface paths {
     put?: never;
     /**
      * One list schema
-     * @description Spec 4.2. `404` (with `errors.schema_id`) when the list does not exist or was deleted; `403` for another account's project.
+     * @description `404` (with `errors.schema_id`) when the list does not exist or was deleted; `403` for another account's project.
      *
      *     A read: GET and POST answer alike.
      *
@@ -342,7 +342,7 @@ export interface paths {
     };
     /**
      * Lists of every project the key holder owns, 50 per page
-     * @description Spec 4.1. The page size is fixed at 50.
+     * @description The page size is fixed at 50.
      *
      *     A read: GET and POST answer alike.
      *
@@ -352,7 +352,7 @@ export interface paths {
     put?: never;
     /**
      * Lists of every project the key holder owns, 50 per page
-     * @description Spec 4.1. The page size is fixed at 50.
+     * @description The page size is fixed at 50.
      *
      *     A read: GET and POST answer alike.
      *
@@ -402,7 +402,7 @@ export interface paths {
     };
     /**
      * How many contacts match
-     * @description Spec 4.12. The count is at the top level, without a `data` wrapper.
+     * @description The count is at the top level, without a `data` wrapper.
      *
      *     A read: GET and POST answer alike.
      *
@@ -412,7 +412,7 @@ export interface paths {
     put?: never;
     /**
      * How many contacts match
-     * @description Spec 4.12. The count is at the top level, without a `data` wrapper.
+     * @description The count is at the top level, without a `data` wrapper.
      *
      *     A read: GET and POST answer alike.
      *
@@ -434,7 +434,7 @@ export interface paths {
     };
     /**
      * Change some fields of a record
-     * @description Spec 4.9. Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.
+     * @description Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.
      *
      *     This method changes data: call it with POST.
      *
@@ -444,7 +444,7 @@ export interface paths {
     put?: never;
     /**
      * Change some fields of a record
-     * @description Spec 4.9. Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.
+     * @description Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.
      *
      *     This method changes data: call it with POST.
      *
