@@ -23,7 +23,7 @@ import { connectPostgres } from '../src/infra/db/client.js';
 import { listSchemas, type StoredField } from '../src/infra/db/schema/listSchemas.js';
 import { createFieldCipher } from '../src/lists/encryption/cipher.js';
 import { addItem } from '../src/lists/items/addItem.js';
-import type { ItemContext } from '../src/lists/items/context.js';
+import { createListsContext, type ItemContext } from '../src/lists/context.js';
 import { queryItems } from '../src/lists/items/queryItems.js';
 import { assignSlots } from '../src/lists/slots.js';
 import { createAccount } from '../src/operator/accounts.js';
@@ -97,10 +97,12 @@ async function main() {
     createdAt: new Date(),
   };
   const ctx: ItemContext = {
-    db,
+    ...createListsContext(
+      db,
+      createFieldCipher(Buffer.alloc(32, 1).toString('base64')),
+      () => new Date(),
+    ),
     caller,
-    cipher: createFieldCipher(Buffer.alloc(32, 1).toString('base64')),
-    clock: () => new Date(),
   };
 
   if (INSERTS_ONLY) {

@@ -4,7 +4,9 @@ import type { Authenticator } from './admission/authenticate.js';
 import type { KeyCache } from './admission/keyCache.js';
 import type { Config } from './config.js';
 import type { Database } from './infra/db/client.js';
+import type { PagingHints } from './contacts/pagingHints.js';
 import type { FieldCipher } from './lists/encryption/cipher.js';
+import type { ListsContext } from './lists/context.js';
 import type { RateLimiter } from './admission/limiters/limiter.js';
 
 /** Everything the app needs, built by the process entry (main.ts) or by tests. */
@@ -25,4 +27,8 @@ export interface AppDeps {
   clock: () => Date;
   /** encrypts and decrypts is_encryptable values */
   cipher: FieldCipher;
+  /** what list and list item operations need, built once */
+  lists: ListsContext;
+  /** remembered contact page boundaries and totals: in Redis when configured, else in memory */
+  contactPagingHints: PagingHints;
 }

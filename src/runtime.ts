@@ -5,6 +5,9 @@ import type { KeyLookup } from './admission/authenticate.js';
 import { wireAdmission } from './admission/wireAdmission.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './infra/db/client.js';
+import { MemoryPagingHints } from './contacts/memoryPagingHints.js';
+import { RedisPagingHints } from './contacts/redisPagingHints.js';
+import { createListsContext } from './lists/context.js';
 import { createFieldCipher } from './lists/encryption/cipher.js';
 import { connectRedis } from './infra/redis.js';
 
@@ -45,6 +48,7 @@ export function createRuntime(
     wrapLookup: options.wrapKeyLookup,
   });
 
+  const cipher = createFieldCipher(config.encryptionKey, config.encryptionOldKeys);
   const deps: AppDeps = {
     config,
     db: database.db,
@@ -55,7 +59,9 @@ export function createRuntime(
     keyCache,
     limiter,
     clock,
-    cipher: createFieldCipher(config.encryptionKey, config.encryptionOldKeys),
+    cipher,
+    lists: createListsContext(database.db, cipher, clock),
+    contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
   };
   return {
     deps,

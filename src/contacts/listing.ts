@@ -1,8 +1,6 @@
 import type { AppDeps } from '../appDeps.js';
-import { MemoryPagingHints } from './memoryPagingHints.js';
-import { hintKey, type PagingHints } from './pagingHints.js';
+import { hintKey } from './pagingHints.js';
 import type { ContactFilters } from './params.js';
-import { RedisPagingHints } from './redisPagingHints.js';
 import {
   countContacts,
   pageOfContacts,
@@ -12,21 +10,7 @@ import {
   type ScopeState,
 } from './repository.js';
 
-type ListingDeps = Pick<AppDeps, 'db' | 'redis' | 'redisPrefix'>;
-
-const hintsByApp = new WeakMap<object, PagingHints>();
-
-/** One hint store per app: Redis when configured, else this process's memory. */
-export function pagingHintsFor(deps: ListingDeps): PagingHints {
-  let hints = hintsByApp.get(deps);
-  if (!hints) {
-    hints = deps.redis
-      ? new RedisPagingHints(deps.redis, deps.redisPrefix)
-      : new MemoryPagingHints();
-    hintsByApp.set(deps, hints);
-  }
-  return hints;
-}
+type ListingDeps = Pick<AppDeps, 'db' | 'contactPagingHints'>;
 
 export interface ListingPage {
   items: ListedContact[];
@@ -88,7 +72,7 @@ async function page(
   filters: ContactFilters,
   { offset, limit }: { offset: number; limit: number },
 ): Promise<ListedContact[]> {
-  const hints = pagingHintsFor(deps);
+  const hints = deps.contactPagingHints;
   const from = (await hints.nearest(key, offset)) ?? { offset: 0, lastId: 0 };
   const items = await pageOfContacts(deps.db, scope, filters, {
     afterId: from.lastId,
@@ -109,7 +93,7 @@ async function totalOf(
 ): Promise<number> {
   // Without a date window the trigger-kept live count is the answer, in O(1).
   if (filters.dateFrom === undefined && filters.dateTo === undefined) return state.liveCount;
-  const hints = pagingHintsFor(deps);
+  const hints = deps.contactPagingHints;
   const cached = await hints.total(key);
   if (cached !== undefined) return cached;
   const total = await countContacts(deps.db, scope, filters);

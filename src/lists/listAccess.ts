@@ -1,8 +1,7 @@
 import type { Caller } from '../admission/caller.js';
-import type { Database } from '../infra/db/client.js';
 import type { ListSchemaRow } from '../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../shared/errors.js';
-import { findLiveList } from './schemas/repository.js';
+import type { ListsContext } from './context.js';
 
 /** The one answer for a list of another account, whichever method reached it. */
 export const OTHER_ACCOUNTS_LIST = 'This list belongs to a project of another account.';
@@ -14,11 +13,11 @@ export const OTHER_ACCOUNTS_LIST = 'This list belongs to a project of another ac
  * goes through here.
  */
 export async function requireOwnList(
-  db: Database,
+  lists: Pick<ListsContext, 'queries'>,
   caller: Caller,
   schemaId: string,
 ): Promise<ListSchemaRow> {
-  const list = await findLiveList(db, schemaId);
+  const list = await lists.queries.liveList(schemaId);
   if (!list) throw domainErrors.listNotFound();
   if (list.ownerId !== caller.accountId) throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
   return list;

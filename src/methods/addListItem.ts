@@ -19,11 +19,7 @@ export const addListItem = defineMethod({
     data: dataParam().describe("Object: field slug → value in the field type's format"),
   }),
   async handle(params, { caller, deps }) {
-    const record = await addItem(
-      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
-      params.schema_id,
-      params.data,
-    );
+    const record = await addItem({ ...deps.lists, caller }, params.schema_id, params.data);
     return created({ data: record });
   },
 });

@@ -17,7 +17,7 @@ export const addListSchemaField = defineMethod({
   params: addFieldParams,
   validatesOwnParams: true,
   async handle(params, { caller, deps }) {
-    await addField(deps.db, caller, params, deps.clock());
+    await addField(deps.lists, caller, params);
     return noContent();
   },
 });

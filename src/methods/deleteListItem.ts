@@ -13,10 +13,7 @@ export const deleteListItem = defineMethod({
   success: [{ status: 204, description: 'Deleted' }],
   params: z.object({ item_id: idParam().describe('Record ID') }),
   async handle(params, { caller, deps }) {
-    await deleteItem(
-      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
-      params.item_id,
-    );
+    await deleteItem({ ...deps.lists, caller }, params.item_id);
     return noContent();
   },
 });

@@ -18,7 +18,7 @@ export const deleteListSchema = defineMethod({
   success: [{ status: 204, description: 'Deleted' }],
   params: z.object({ schema_id: idParam() }),
   async handle({ schema_id }, { caller, deps }) {
-    const list = await requireOwnList(deps.db, caller, schema_id);
+    const list = await requireOwnList(deps.lists, caller, schema_id);
     // A concurrent delete may have won since the lookup: then it is gone, as for a second call.
     if (!(await softDeleteList(deps.db, list.id, deps.clock()))) throw domainErrors.listNotFound();
     return noContent();

@@ -21,7 +21,7 @@ export const deleteListSchemaField = defineMethod({
   success: [{ status: 204, description: 'Field deleted' }],
   params: z.object({ schema_id: idParam(), slug: idParam() }),
   async handle({ schema_id, slug }, { caller, deps, log }) {
-    const list = await requireOwnList(deps.db, caller, schema_id);
+    const list = await requireOwnList(deps.lists, caller, schema_id);
     const result = await removeField(deps.db, list.id, slug, deps.clock());
     if (result.removed === undefined) {
       if (result.reason === 'missing') throw domainErrors.listNotFound();

@@ -45,7 +45,7 @@ export const getListItems = defineMethod({
   }),
   async handle(params, { caller, deps }) {
     const page = await queryItems(
-      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
+      { ...deps.lists, caller },
       {
         schemaId: params.schema_id,
         limit: params.limit ?? 50,

@@ -16,7 +16,7 @@ export const getListSchema = defineMethod({
   success: [{ status: 200, description: 'The list schema', body: z.object({ data: ListSchema }) }],
   params: z.object({ schema_id: idParam() }),
   async handle({ schema_id }, { caller, deps }) {
-    const list = await requireOwnList(deps.db, caller, schema_id);
+    const list = await requireOwnList(deps.lists, caller, schema_id);
     return ok({ data: presentListSchema(list) });
   },
 });

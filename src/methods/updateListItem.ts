@@ -25,11 +25,7 @@ export const updateListItem = defineMethod({
     data: dataParam().describe("Object: field slug → value in the field type's format"),
   }),
   async handle(params, { caller, deps }) {
-    const record = await updateItem(
-      { db: deps.db, cipher: deps.cipher, clock: deps.clock, caller },
-      params.item_id,
-      params.data,
-    );
+    const record = await updateItem({ ...deps.lists, caller }, params.item_id, params.data);
     return ok({ data: record });
   },
 });

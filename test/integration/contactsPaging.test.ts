@@ -1,6 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pagingHintsFor } from '../../src/contacts/listing.js';
 import { hintKey } from '../../src/contacts/pagingHints.js';
 import { readScopeState } from '../../src/contacts/repository.js';
 import { queryRows } from '../../src/infra/db/client.js';
@@ -177,7 +176,7 @@ for (const redis of [true, false]) {
       );
       const state = await readScopeState(t.db, owner.accountId, owner.botId);
       const key = hintKey(owner.accountId, { botId: owner.botId }, state!.version);
-      const remembered = await pagingHintsFor(t.deps).nearest(key, 4);
+      const remembered = await t.deps.contactPagingHints.nearest(key, 4);
       expect(remembered).toEqual({ offset: 4, lastId: first.body.data[3].id });
     });
 

@@ -4,8 +4,8 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
-// Every method that takes a schema_id decides access in one place (src/lists/listAccess.ts),
-// so a list of another account gets one and the same 403 from all of them.
+// Every list and list item method decides access in one place (src/lists/listAccess.ts, and
+// itemLookup.ts for an item's list), so a list of another account gets one 403 from all.
 let t: TestApp;
 let owner: Tenant;
 let stranger: Tenant;
@@ -40,6 +40,8 @@ describe('a list of another account', () => {
     ['deleteListSchemaField', () => ({ schema_id: list.id, slug: 'name' })],
     ['getListItems', () => ({ schema_id: list.id })],
     ['addListItem', () => ({ schema_id: list.id, data: { name: 'b' } })],
+    ['updateListItem', () => ({ item_id: itemId, data: { name: 'c' } })],
+    ['deleteListItem', () => ({ item_id: itemId })],
   ])('answers %s with the one 403 body', async (method, params) => {
     const res = await call(t.app, method, params(), { key: stranger.apiKey });
     expect([res.status, res.body]).toEqual([403, FORBIDDEN]);

@@ -1,9 +1,8 @@
 import type { OrderedObject } from '../../shared/orderedJson.js';
-import type { ItemContext } from './context.js';
+import type { ItemContext } from '../context.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
-import { recentListsOf } from './recentLists.js';
 import { checkReferences } from './references.js';
 import { FieldsChanged, insertItemRow } from './itemRows.js';
 import type { ItemRow } from './itemLookup.js';
@@ -24,12 +23,12 @@ export async function addItem(
   schemaId: string,
   data: Record<string, unknown>,
 ): Promise<OrderedObject> {
-  const recent = recentListsOf(ctx.db);
+  const recent = ctx.recentLists;
   let remembered = recent.get(schemaId, ctx.clock().getTime());
   // another account's list: the fresh read below answers its 403
   if (remembered?.ownerId !== ctx.caller.accountId) remembered = undefined;
   for (let attempt = 1; ;) {
-    const list = remembered ?? (await requireOwnList(ctx.db, ctx.caller, schemaId));
+    const list = remembered ?? (await requireOwnList(ctx, ctx.caller, schemaId));
     try {
       const row = await insertInto(ctx, list, data);
       recent.remember(list, ctx.clock().getTime());

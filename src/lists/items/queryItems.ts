@@ -5,7 +5,7 @@ import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { RecordQuery } from '../filters/query.js';
-import type { ItemContext } from './context.js';
+import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
 import { countWhere, selectPage } from './pageQueries.js';
@@ -33,7 +33,7 @@ export async function queryItems(
   ctx: ItemContext,
   input: ItemQueryInput,
 ): Promise<PageEnvelope<OrderedObject>> {
-  const list = await requireOwnList(ctx.db, ctx.caller, input.schemaId);
+  const list = await requireOwnList(ctx, ctx.caller, input.schemaId);
   // spec 7: every failing parameter is listed, so filters and order_by are checked together.
   const [conditions, sort] = collectErrors(
     () => parseFilters(list.fields, input.filters),

@@ -1,4 +1,3 @@
-import { onePerDatabase } from '../../infra/db/onePerDatabase.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 
 const MAX_LISTS = 5000;
@@ -8,7 +7,7 @@ const TTL_MS = 60_000;
  * Lists that addListItem read lately, so a run of inserts into one list skips the lookup
  * round trip (on this machine 0.45 ms of a 1.9 ms insert). Safe because the insert itself is
  * guarded: it writes only while the list is live and its fields are the ones the values were
- * validated against (recordWrites.ts), and any failure on a remembered list is decided again
+ * validated against (itemRows.ts), and any failure on a remembered list is decided again
  * on a fresh read (addItem.ts). An instance never answers from what it remembers alone.
  */
 export class RecentLists {
@@ -33,6 +32,3 @@ export class RecentLists {
     this.lists.delete(id);
   }
 }
-
-/** One memory per database handle. */
-export const recentListsOf = onePerDatabase(() => new RecentLists());

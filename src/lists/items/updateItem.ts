@@ -1,6 +1,6 @@
 import { domainErrors } from '../../shared/errors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
-import type { ItemContext } from './context.js';
+import type { ItemContext } from '../context.js';
 import { presentItem } from './presenter.js';
 import { requireOwnItem } from './itemLookup.js';
 import { checkReferences } from './references.js';
@@ -21,7 +21,7 @@ export async function updateItem(
   data: Record<string, unknown>,
 ): Promise<OrderedObject> {
   for (let attempt = 1; ; attempt++) {
-    const found = await requireOwnItem(ctx.db, ctx.caller, itemId);
+    const found = await requireOwnItem(ctx, itemId);
     const values = validateData(found.fields, data, 'update');
     if (values.size === 0) return presentItem(found.fields, found.record, ctx.cipher);
     await checkReferences(ctx.db, ctx.caller, found.fields, values);

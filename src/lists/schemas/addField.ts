@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Caller } from '../../admission/caller.js';
-import type { Database } from '../../infra/db/client.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import { idParam } from '../../shared/paramTypes.js';
+import type { ListsContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import { checkParams, throwIfInvalid } from './checkParams.js';
 import { appendField, MAX_FIELDS_PER_LIST } from './fieldRepository.js';
@@ -19,14 +19,14 @@ const SLUG_TAKEN = 'The field.slug has already been taken.';
  * parameter, together with whether the slug is already in the list (one 422); then the
  * write, which re-checks the slug under the list's row lock (concurrent adds).
  */
-export async function addField(db: Database, caller: Caller, raw: unknown, now: Date) {
+export async function addField(lists: ListsContext, caller: Caller, raw: unknown) {
   const checked = checkParams(addFieldParams, raw);
   const schemaId = checked.data?.schema_id ?? checkParams(schemaIdOnly, raw).data?.schema_id;
-  const list = schemaId === undefined ? undefined : await requireOwnList(db, caller, schemaId);
+  const list = schemaId === undefined ? undefined : await requireOwnList(lists, caller, schemaId);
   throwIfInvalid(checked.errors, list ? slugErrors(raw, list) : undefined);
   const { field } = checked.data!;
 
-  switch (await appendField(db, list!.id, field, now)) {
+  switch (await appendField(lists.db, list!.id, field, lists.clock())) {
     case 'added':
       return;
     case 'missing':

@@ -1,6 +1,5 @@
-import { and, asc, count, eq, isNull, lt, sql } from 'drizzle-orm';
+import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
-import { onePerDatabase } from '../../infra/db/onePerDatabase.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 
 /** spec 8: lists per project. */
@@ -23,14 +22,9 @@ export async function findProject(db: Database, uuid: string) {
   return row;
 }
 
-// Every method on one list reads it first: a hot fixed query (design: named statements).
-const liveListById = onePerDatabase((db) =>
-  db
-    .select()
-    .from(listSchemas)
-    .where(and(eq(listSchemas.id, sql.placeholder('id')), isNull(listSchemas.deletedAt)))
-    .prepare('lk_live_list_by_id'),
-);
+/** The condition of a live list: it exists and is not deleted. */
+export const isLiveList = (id: string | Placeholder) =>
+  and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt));
 
 /** IDs we never issued (NUL cannot even be sent to Postgres) are simply not found. */
 export function isLookupableId(id: string): boolean {
@@ -43,7 +37,7 @@ export function isLookupableId(id: string): boolean {
  */
 export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
   if (!isLookupableId(id)) return undefined;
-  const [row] = await liveListById(db).execute({ id });
+  const [row] = await db.select().from(listSchemas).where(isLiveList(id));
   return row;
 }
 
