@@ -38,7 +38,7 @@ export interface CommandContext {
   stderr: NodeJS.WriteStream;
   /** true with --json: a script reads stdout */
   json: boolean;
-  /** tells running servers to drop cached keys of the account (see accountEvents.ts) */
+  /** tells running servers to drop cached keys of the account (see notifyServers.ts) */
   accountChanged(accountId: number): Promise<void>;
 }
 

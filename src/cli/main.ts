@@ -7,7 +7,7 @@ import { openMigratedDatabase } from '../infra/db/open.js';
 import { createLogger } from '../logger.js';
 import { OperatorError } from '../operator/operatorError.js';
 import { prepareConfig } from '../startup.js';
-import { publishAccountChange } from './accountEvents.js';
+import { notifyServersOfAccountChange } from './notifyServers.js';
 import { parseCommandArgs } from './args.js';
 import { UsageError, type Command, type CommandContext } from './command.js';
 import { describeError } from './describeError.js';
@@ -115,7 +115,7 @@ function classify(command: Command, err: unknown): [number, string] {
 async function announceAccountChange(config: Config, accountId: number): Promise<void> {
   if (!config.redisUrl) return;
   try {
-    await publishAccountChange(config.redisUrl, accountId);
+    await notifyServersOfAccountChange(config.redisUrl, accountId);
   } catch (err) {
     process.stderr.write(
       formatWarning(

@@ -1,4 +1,3 @@
-import { Redis } from 'ioredis';
 import { publishAccountChanged } from '../admission/invalidation.js';
 
 /**
@@ -9,7 +8,13 @@ import { publishAccountChanged } from '../admission/invalidation.js';
  * still stands (it is in Postgres), and a server only caches keys while its own Redis
  * subscription is live, so the caller warns instead of failing.
  */
-export async function publishAccountChange(redisUrl: string, accountId: number): Promise<void> {
+export async function notifyServersOfAccountChange(
+  redisUrl: string,
+  accountId: number,
+): Promise<void> {
+  // Loaded here, not at the top: most CLI commands never reach Redis, and ioredis is a
+  // noticeable share of a short command's start-up.
+  const { Redis } = await import('ioredis');
   const redis = new Redis(redisUrl, {
     lazyConnect: true,
     enableOfflineQueue: false,
