@@ -1,5 +1,8 @@
 import { errors } from '../http/errors.js';
-import type { RateDecision } from './limiters/limiter.js';
+import type { RateDecision, RateLimiter } from './limiters/limiter.js';
+import type { CountQuery, RequestCounts } from './limiters/requestCounter.js';
+import type { FailedAttempts } from './failedAttempts.js';
+import type { KeyCache } from './keyCache.js';
 import type { Caller } from './caller.js';
 
 /** An authenticated request, already counted against its account's limit (spec 5, 8). */
@@ -29,4 +32,18 @@ export function isAdmissible(caller: Caller): boolean {
 export function assertAdmissible(caller: Caller): void {
   if (caller.blocked) throw errors.accountBlocked();
   if (caller.plan !== 'pro') throw errors.proRequired();
+}
+
+/** What the authenticator is built from (wireAdmission.ts puts it together). */
+export interface AuthenticatorParts {
+  lookup: KeyLookup;
+  /** per account: Redis with the in-process fallback, or in-process only */
+  limiter: RateLimiter;
+  failedAttempts: FailedAttempts;
+  now: () => number;
+  /** with REDIS_URL: the key cache, and the request's one script (undefined: no answer) */
+  redis?: {
+    cache: KeyCache;
+    count(query: CountQuery, nowMs: number): Promise<RequestCounts | undefined>;
+  };
 }

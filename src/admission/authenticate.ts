@@ -1,19 +1,16 @@
 import { errors } from '../http/errors.js';
-import type { RateLimiter } from './limiters/limiter.js';
-import type { CountQuery, RequestCounts } from './limiters/requestCounter.js';
 import {
   accountKey,
   assertAdmissible,
   type Admission,
   type AdmissionPath,
+  type AuthenticatorParts,
   type KeyLookup,
 } from './admission.js';
 import { hashApiKey } from './apiKeys.js';
-import type { FailedAttempts } from './failedAttempts.js';
-import type { KeyCache } from './keyCache.js';
 import { redisAdmission } from './redisAdmission.js';
 
-export type { Admission, KeyLookup };
+export type { Admission, AuthenticatorParts, KeyLookup };
 
 /**
  * Authentication and the rate limit in one step, so that with Redis they cost one round
@@ -21,19 +18,6 @@ export type { Admission, KeyLookup };
  */
 export interface Authenticator {
   (key: string | undefined, client: string): Promise<Admission>;
-}
-
-export interface AuthenticatorParts {
-  lookup: KeyLookup;
-  /** per account: Redis with the in-process fallback, or in-process only */
-  limiter: RateLimiter;
-  failedAttempts: FailedAttempts;
-  now: () => number;
-  /** with REDIS_URL: the key cache, and the request's one script (undefined: no answer) */
-  redis?: {
-    cache: KeyCache;
-    count(query: CountQuery, nowMs: number): Promise<RequestCounts | undefined>;
-  };
 }
 
 /** Spec 5: 401 for no or unknown key, 402 without Pro, 403 when blocked. */

@@ -6,7 +6,7 @@ import {
   type Admission,
   type AdmissionPath,
 } from './admission.js';
-import type { AuthenticatorParts } from './authenticate.js';
+import type { AuthenticatorParts } from './admission.js';
 import type { Caller } from './caller.js';
 import type { CacheEntry, CacheTicket } from './keyCache.js';
 

@@ -3,7 +3,7 @@ import type { Database } from '../infra/db/client.js';
 import { listItems } from '../infra/db/schema/listItems.js';
 import { listSchemas, type ListSchemaRow } from '../infra/db/schema/listSchemas.js';
 import { isLookupableId, isLiveList } from './schemas/repository.js';
-import type { FoundItem } from './items/itemLookup.js';
+import type { FoundItem } from './items/foundItem.js';
 
 /**
  * The fixed queries every list or list item request starts with, prepared once per

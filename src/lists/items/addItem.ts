@@ -5,7 +5,7 @@ import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
 import { checkReferences } from './references.js';
 import { FieldsChanged, insertItemRow } from './itemRows.js';
-import type { ItemRow } from './itemLookup.js';
+import type { ItemRow } from './foundItem.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 

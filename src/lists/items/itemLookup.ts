@@ -1,20 +1,7 @@
-import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
 import type { ItemContext } from '../context.js';
 import { OTHER_ACCOUNTS_LIST } from '../listAccess.js';
-export interface ItemRow {
-  id: string;
-  data: Record<string, unknown>;
-  createdAt: Date;
-  updatedAt: Date;
-}
-
-export interface FoundItem {
-  record: ItemRow;
-  schemaId: string;
-  ownerId: number;
-  fields: StoredField[];
-}
+import type { FoundItem } from './foundItem.js';
 
 /** A missing item (or list) → 404 with errors.item_id; another account's → 403. */
 export async function requireOwnItem(ctx: ItemContext, id: string): Promise<FoundItem> {

@@ -5,7 +5,7 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
 import { findLiveList } from '../schemas/repository.js';
-import type { ItemRow } from './itemLookup.js';
+import type { ItemRow } from './foundItem.js';
 import { type SlotColumn, slotProperties, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
-import type { ItemRow } from './itemLookup.js';
+import type { ItemRow } from './foundItem.js';
 
 /**
  * Rows of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids alone
