@@ -9,7 +9,7 @@ const sunsetDate = z
     return !Number.isNaN(day.getTime()) && day.toISOString().slice(0, 10) === s;
   }, 'not a real date');
 
-/** Method names are identifiers (spec 1); anything else is a typo or worse (`__proto__`). */
+/** Method names are identifiers (the API conventions); anything else is a typo or worse (`__proto__`). */
 const methodName = z.string().regex(/^[A-Za-z][A-Za-z0-9]*$/, 'keys must be method names');
 
 const deprecatedMethods = z

@@ -9,7 +9,7 @@ export function createLogger(level: string, destination: 1 | 2 = 1): Logger {
  * pino's error serializer without the values a failed query was given: drizzle puts every
  * bound parameter (phones, emails, record values, ciphertexts) into the message, the stack
  * and a `params` property, and Postgres' `detail` repeats conflicting values. The SQL text
- * and the SQLSTATE stay, so the cause is still clear (issue 6 item 10).
+ * and the SQLSTATE stay, so the cause is still clear.
  */
 export function serializeError(err: Error): SerializedError {
   const out = stdSerializers.err(err);

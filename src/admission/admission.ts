@@ -5,7 +5,7 @@ import type { FailedAttempts } from './failedAttempts.js';
 import type { KeyCache } from './keyCache.js';
 import type { Caller } from './caller.js';
 
-/** An authenticated request, already counted against its account's limit (spec 5, 8). */
+/** An authenticated request, already counted against its account's limit (the authentication rules and the limits). */
 export interface Admission {
   caller: Caller;
   rate: RateDecision;
@@ -21,14 +21,14 @@ export type AdmissionPath = (
   found?: Caller,
 ) => Promise<Admission>;
 
-/** The account's rate-limit key: all methods of the account share it (spec 8). */
+/** The account's rate-limit key: all methods of the account share it (the limits). */
 export const accountKey = (accountId: number) => `a${accountId}`;
 
 export function isAdmissible(caller: Caller): boolean {
   return !caller.blocked && caller.plan === 'pro';
 }
 
-/** Spec 5 rule 5: a blocked account (403) is refused before a missing plan (402). */
+/** The authentication rules: a blocked account (403) is refused before a missing plan (402). */
 export function assertAdmissible(caller: Caller): void {
   if (caller.blocked) throw errors.accountBlocked();
   if (caller.plan !== 'pro') throw errors.proRequired();

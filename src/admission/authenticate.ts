@@ -20,7 +20,7 @@ export interface Authenticator {
   (key: string | undefined, client: string): Promise<Admission>;
 }
 
-/** Spec 5: 401 for no or unknown key, 402 without Pro, 403 when blocked. */
+/** The authentication rules: 401 for no or unknown key, 402 without Pro, 403 when blocked. */
 export function createAuthenticator(parts: AuthenticatorParts): Authenticator {
   const local = inProcessAdmission(parts);
   const viaRedis = parts.redis && redisAdmission(parts, parts.redis, local);

@@ -1,4 +1,4 @@
-/** The authenticated account a request runs on behalf of (spec 1). */
+/** The authenticated account a request runs on behalf of (the API conventions). */
 export interface Caller {
   accountId: number;
   email: string;

@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 
 /**
  * The API key from `Authorization: Bearer`, else from `api_token` in the query or body
- * (spec 5 rule 1). The header wins when both are present.
+ * (the authentication rules). The header wins when both are present.
  */
 export function extractApiKey(
   request: FastifyRequest,

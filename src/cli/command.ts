@@ -42,7 +42,7 @@ export interface CommandContext {
   accountChanged(accountId: number): Promise<void>;
 }
 
-/** A result is one flat JSON object; its keys are a contract (contract/operations.md). */
+/** A result is one flat JSON object; its keys are a contract (docs/operations.md). */
 export type CommandResult = Record<string, string | number | boolean | null>;
 
 export interface Command<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {

@@ -25,7 +25,7 @@ import { commands, findCommand } from './registry.js';
 const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 69, config: 78 } as const;
 
 /**
- * `npm run --silent cli -- <command> [flags] [--json]` (contract/operations.md).
+ * `npm run --silent cli -- <command> [flags] [--json]` (docs/operations.md).
  * stdout carries only the result; everything else, console output of libraries
  * included, goes to stderr, so `--json` output can be piped into a parser.
  */

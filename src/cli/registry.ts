@@ -12,7 +12,7 @@ import { projectAddMember } from './commands/projectAddMember.js';
 import { projectCreate } from './commands/projectCreate.js';
 
 /**
- * Every operator command (contract/operations.md, "Operator CLI"), in --help order.
+ * Every operator command (docs/operations.md, "Operator CLI"), in --help order.
  * To add one: a file in commands/ and one line here.
  */
 export const commands: readonly Command[] = [

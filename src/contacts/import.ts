@@ -20,7 +20,7 @@ export class ImportBotNotFound extends Error {
 }
 
 /**
- * `contact import` (contract/operations.md): NDJSON lines in, batched upserts by messenger
+ * `contact import` (docs/operations.md): NDJSON lines in, batched upserts by messenger
  * ID out. A bad line — unparsable, invalid, or refused by Postgres — is reported with its
  * line number and the import goes on. Returns the totals.
  */

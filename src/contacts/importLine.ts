@@ -3,7 +3,7 @@ import { MESSENGERS, type Messenger } from '../infra/db/schema/contacts.js';
 import { messengerId } from './messengers.js';
 
 /**
- * One NDJSON line of `contact import` (contract/operations.md): a spec 2.4 contact plus
+ * One NDJSON line of `contact import` (docs/operations.md): a contact in the shape the API answers with, plus
  * `variables` as [{name, value, type}], `preview`, and `created_at` / `unsubscribed_at` as
  * given. A key left out of the line leaves the stored value alone on update; a key given as
  * null clears it.
@@ -51,7 +51,7 @@ const safeId = bigId(BigInt(Number.MAX_SAFE_INTEGER));
 
 const lineSchema = z.object({
   messenger: z.enum(MESSENGERS),
-  // every ID key may be null: exported contacts carry `vk_user_id: null` (spec 2.4)
+  // every ID key may be null: exported contacts carry `vk_user_id: null` (the contact shape)
   telegram_id: bigId(INT8_MAX).nullable().optional(),
   max_user_id: safeId.nullable().optional(),
   max_id: safeId.nullable().optional(),

@@ -135,7 +135,7 @@ export async function writeImportBatch(
     const ids = new Map<number, number>();
     let imported = 0;
     let updated = 0;
-    // preview contacts are test contacts, not subscribers (spec 4.11)
+    // preview contacts are test contacts, not subscribers (getContacts)
     let newSubscribers = 0;
     let pending = records;
     // Insert first (a fresh import is one statement); lines whose messenger ID exists are

@@ -24,7 +24,7 @@ interface Resolved {
 }
 
 /**
- * Spec 4.11: the caller's contacts in ascending id, `limit` of them after `offset`, and the
+ * getContacts: the caller's contacts in ascending id, `limit` of them after `offset`, and the
  * total of matches. Equal to a plain `OFFSET` query, but deep offsets cost a keyset seek
  * when the page before was remembered, and totals are counted once per scope version.
  */
@@ -43,7 +43,7 @@ export async function listContacts(
   return { items, total };
 }
 
-/** Spec 4.12: the same matches, counted. */
+/** getNumberOfContacts: the same matches, counted. */
 export async function countCallerContacts(
   deps: ListingDeps,
   ownerId: number,

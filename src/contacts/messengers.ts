@@ -1,14 +1,14 @@
 import type { Messenger } from '../infra/db/schema/contacts.js';
 
-/** The messengers a contact can be created for through the API (spec 4.13): all but `web`. */
+/** The messengers a contact can be created for through the API (createOrUpdateContact): all but `web`. */
 export const API_MESSENGERS = ['telegram', 'max', 'viber', 'vk'] as const;
 export type ApiMessenger = (typeof API_MESSENGERS)[number];
 
 /** Where a messenger keeps its contact's ID, and how the ID is written. */
 export interface MessengerId {
-  /** request parameter names, the first one winning; the rest are aliases (spec 4.13) */
+  /** request parameter names, the first one winning; the rest are aliases (createOrUpdateContact) */
   params: readonly string[];
-  /** contacts column, also the key of the contact shape (spec 2.4) */
+  /** contacts column, also the key of the contact shape (the contact shape) */
   column: 'telegram_id' | 'max_user_id' | 'vk_user_id' | 'viber_id';
   /** integer IDs are positive integers; viber IDs are text up to 255 characters */
   kind: 'integer' | 'text';

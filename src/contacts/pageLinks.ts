@@ -13,7 +13,7 @@ export const PREVIOUS_LABEL = '&laquo; Previous';
 export const NEXT_LABEL = 'Next &raquo;';
 
 /**
- * `meta.links` of getContacts page mode (spec 2.5), as Laravel's paginator builds it:
+ * `meta.links` of getContacts page mode (the paging envelope), as Laravel's paginator builds it:
  * "« Previous", the page numbers, "Next »". With many pages the numbers are a bounded
  * window — the first two, the three on each side of the current page, the last two,
  * with `...` between — so the array never has more than 15 entries however many pages there are.

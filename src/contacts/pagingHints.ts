@@ -26,7 +26,7 @@ export const HINT_TTL_SECONDS = 600;
 /** Positions kept per listing; the lowest offsets are dropped first (exports move forward). */
 export const MAX_POSITIONS = 512;
 
-/** Per account, scope, date window and scope version (issue 4 item 7). */
+/** Per account, scope, date window and scope version. */
 export function hintKey(accountId: number, filters: ContactFilters, version: number): string {
   const scope = filters.botId === undefined ? '*' : String(filters.botId);
   return `${accountId}:${scope}:${filters.dateFrom ?? ''}:${filters.dateTo ?? ''}:v${version}`;

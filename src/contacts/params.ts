@@ -23,9 +23,9 @@ export const boundedInt = (field: string, min: number, max: number) =>
 export const optionalBoundedInt = (field: string, min: number, max: number) =>
   optionalInt(min, max, betweenMessage(field, min, max));
 
-/** Spec 4.11: `bot_id`, `date_from`, `date_to`, shared by getContacts and getNumberOfContacts. */
+/** getContacts: `bot_id`, `date_from`, `date_to`, shared by getContacts and getNumberOfContacts. */
 export const contactFilterParams = {
-  // Any integer: a bot that is not the caller's simply matches nothing (spec 4.11 rule 4).
+  // Any integer: a bot that is not the caller's simply matches nothing (getContacts).
   bot_id: optionalBoundedInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
   date_from: optionalBoundedInt('date_from', 0, MAX_UNIX_SECONDS),
   date_to: optionalBoundedInt('date_to', 0, MAX_UNIX_SECONDS),
@@ -57,7 +57,7 @@ export const textOf = (field: string, max = 255) =>
 export const optionalText = (field: string, max = 255) =>
   z.preprocess(trimmedOrUnsent, textOf(field, max).optional());
 
-/** Spec 4.13: `+` then digits, 9 to 16 characters with the `+`; kept without it. */
+/** createOrUpdateContact: `+` then digits, 9 to 16 characters with the `+`; kept without it. */
 export const PHONE_PATTERN = /^\+\d{8,15}$/;
 
 export const phoneParam = () =>
@@ -79,7 +79,7 @@ export const emailParam = () =>
       .optional(),
   );
 
-/** Spec 4.13 / 8: up to 100 tags of up to 255 characters; blank tags dropped, repeats once. */
+/** createOrUpdateContact: up to 100 tags of up to 255 characters; blank tags dropped, repeats once. */
 export const tagsParam = () =>
   z.preprocess(
     cleanTags,

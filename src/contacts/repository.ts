@@ -39,7 +39,7 @@ export interface ScopeState {
 }
 
 /**
- * The scope's state; null when `botId` is not one of the owner's bots (spec 4.11 rule 4:
+ * The scope's state; null when `botId` is not one of the owner's bots (getContacts:
  * such a listing is empty, not an error).
  */
 export async function readScopeState(
@@ -70,7 +70,7 @@ function toScopeState(row: ScopeState): ScopeState {
   return { version: Number(row.version), liveCount: Number(row.liveCount) };
 }
 
-/** The listing's WHERE: scope, preview excluded (spec 4.11), inclusive date window. */
+/** The listing's WHERE: scope, preview excluded (getContacts), inclusive date window. */
 function listingWhere(scope: Scope, filters: ContactFilters): SQL {
   const parts: SQL[] = [
     'botId' in scope ? sql`bot_id = ${scope.botId}` : sql`owner_id = ${scope.ownerId}`,
@@ -115,7 +115,7 @@ export interface ListedContact {
 
 /**
  * One page in ascending id. A deferred join: the OFFSET runs on an index-only scan of the
- * paging index and only the page's rows are fetched (design/record-storage.md).
+ * paging index and only the page's rows are fetched (docs/contacts.md).
  */
 export async function pageOfContacts(
   db: Db,

@@ -4,7 +4,7 @@ import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './presenter.js';
 import { contactById } from './repository.js';
 
-/** createOrUpdateContact's validated input (spec 4.13); undefined = not passed. */
+/** createOrUpdateContact's validated input; undefined = not passed. */
 export interface ContactUpsert {
   botId: number;
   messenger: ApiMessenger;
@@ -18,7 +18,7 @@ export interface ContactUpsert {
   tags?: string[];
 }
 
-/** Spec 4.13: the first message of a contact created through the API. */
+/** createOrUpdateContact: the first message of a contact created through the API. */
 export const CREATED_FROM_API = 'Created from API';
 
 /**
@@ -60,7 +60,7 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
     columns.push(sql.raw(username));
     values.push(sql`${input.username ?? null}`);
   }
-  // spec 4.13: these change only when passed non-empty (they cannot be cleared)
+  // createOrUpdateContact: these change only when passed non-empty (they cannot be cleared)
   const kept = ['phone', 'email', 'address', ...(username ? [username] : [])];
   const updates: SQL[] = [
     sql`name = excluded.name`,

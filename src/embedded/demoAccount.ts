@@ -15,7 +15,7 @@ export interface DemoAccount {
 }
 
 /**
- * Embedded first start (contract/operations.md): an empty database gets a demo Pro
+ * Embedded first start (docs/operations.md): an empty database gets a demo Pro
  * account with one project and one bot, so a first curl works with nothing set up.
  */
 export async function ensureDemoAccount(

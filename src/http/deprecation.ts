@@ -1,7 +1,7 @@
 import { errors } from './errors.js';
 
 /**
- * Spec 9 driven by DEPRECATED_METHODS: before the sunset date the method answers as usual
+ * The versioning rules driven by DEPRECATED_METHODS: before the sunset date the method answers as usual
  * with `Deprecation: true` and `Sunset: <HTTP-date>`; from that date on it answers 410.
  */
 export function deprecationHeaders(

@@ -10,7 +10,7 @@ export const BODY_LIMIT_BYTES = 1_048_576;
 export function createErrorHandler(baseUrl: string) {
   return function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
     if (error instanceof ValidationError && !expectsJson(request)) {
-      // spec 1 rule 4: clients that do not ask for JSON get Laravel's redirect back.
+      // the API conventions: clients that do not ask for JSON get Laravel's redirect back.
       const referer = request.headers.referer;
       return reply
         .code(302)

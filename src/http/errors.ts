@@ -7,7 +7,7 @@ import {
 } from '../shared/errors.js';
 
 /**
- * The error catalog: one factory per error shape of spec 7. The pipeline throws these, the
+ * The error catalog: one factory per error shape of the error rules. The pipeline throws these, the
  * domain throws DomainErrors (shared/errors.ts) that `fromDomainError` turns into these, and
  * `errorHandler.ts` is the only place that turns either into a response.
  */
@@ -22,7 +22,7 @@ export class ApiError extends Error {
 }
 
 export const errors = {
-  /** 401: no key, wrong key or regenerated key (spec 5). */
+  /** 401: no key, wrong key or regenerated key (the authentication rules). */
   unauthorized: () => new ApiError(401, { error: 'unauthorized' }),
   /** 402: the key's owner is not on the Pro plan. */
   proRequired: () =>
@@ -36,7 +36,7 @@ export const errors = {
   notFound: () => new ApiError(404, { error: 'not_found', message: 'Not found.' }),
   methodNotFound: (name: string) =>
     new ApiError(404, { error: 'not_found', message: `Unknown method ${truncate(name)}.` }),
-  /** 410: deprecated method past its sunset date (spec 9). */
+  /** 410: deprecated method past its sunset date (the versioning rules). */
   methodRemoved: (name: string) =>
     new ApiError(410, {
       error: `The method ${name} has been removed.`,
@@ -75,7 +75,7 @@ export const errors = {
     new ApiError(500, { error: 'server_error', request_id: requestId }),
 };
 
-/** The status and body of a domain error (spec 7): 404 names the parameter, 422 lists them all. */
+/** The status and body of a domain error (the error rules): 404 names the parameter, 422 lists them all. */
 export function fromDomainError(error: DomainError): ApiError {
   if (error instanceof ValidationError) {
     return new ApiError(422, { message: error.message, errors: error.errors });
@@ -88,7 +88,7 @@ export function fromDomainError(error: DomainError): ApiError {
     });
   }
   if (error instanceof ListCapReachedError) {
-    // spec 4.3, 8: both keys carry the message, as the spec asks.
+    // The list cap of createListSchema: both keys carry the message.
     return new ApiError(403, { message: error.message, error: error.message });
   }
   if (error instanceof ForbiddenError) {

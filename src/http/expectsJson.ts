@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * Who "expects JSON" (contract/decisions.md): an Accept header naming JSON, or
+ * Who "expects JSON" (docs/decisions.md): an Accept header naming JSON, or
  * X-Requested-With: XMLHttpRequest as Laravel decides. Others get validation redirects.
  */
 export function expectsJson(request: FastifyRequest): boolean {

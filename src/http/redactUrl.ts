@@ -26,8 +26,8 @@ function redactQuery(query: string): string {
 
 /**
  * Parameters whose values are the caller's data: record values and filters on them,
- * contact phones, emails, names, addresses, tags and messenger IDs (issue 6 item 10: none
- * of these in a log). Ids, paging and order_by stay readable.
+ * contact phones, emails, names, addresses, tags and messenger IDs (none of
+ * these in a log). Ids, paging and order_by stay readable.
  */
 const DATA_PARAMS =
   /^(data|filters|phone|email|name|address|tags|telegram_id|telegram_username|max_id|max_user_id|max_username|vk_id|vk_user_id|viber_id)$/i;

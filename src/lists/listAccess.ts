@@ -8,8 +8,8 @@ export const OTHER_ACCOUNTS_LIST = 'This list belongs to a project of another ac
 
 /**
  * The list behind `schema_id`, if the caller may touch it: 404 when it does not exist or
- * was deleted (spec 4.2), 403 when its project is another account's. Only the project's
- * owner counts; team membership gives no access (spec 1). Every list and list item method
+ * was deleted (getListSchema), 403 when its project is another account's. Only the project's
+ * owner counts; team membership gives no access (the API conventions). Every list and list item method
  * goes through here.
  */
 export async function requireOwnList(

@@ -5,7 +5,7 @@ import { addItem } from '../lists/items/addItem.js';
 import { dataParam } from '../lists/items/params.js';
 import { created, defineMethod } from './method.js';
 
-/** spec 4.8: adds a record to one of the caller's lists. */
+/** addListItem: adds a record to one of the caller's lists. */
 export const addListItem = defineMethod({
   name: 'addListItem',
   tag: 'List items',

@@ -2,9 +2,9 @@ import { addField, addFieldParams } from '../lists/schemas/addField.js';
 import { defineMethod, noContent } from './method.js';
 
 /**
- * spec 4.5. Parameters are validated in addField (lists/schemas/addField.ts), not by the
+ * addListSchemaField. Parameters are validated in addField (lists/schemas/addField.ts), not by the
  * pipeline: a slug already in the list is found in the database and must land in the
- * same 422 as every other failing field (spec 7).
+ * same 422 as every other failing field (the error rules).
  */
 export const addListSchemaField = defineMethod({
   name: 'addListSchemaField',

@@ -6,9 +6,9 @@ import { presentListSchema } from '../lists/schemas/presenter.js';
 import { created, defineMethod } from './method.js';
 
 /**
- * spec 4.3. Parameters are validated in createList (lists/schemas/createList.ts), not
+ * createListSchema. Parameters are validated in createList (lists/schemas/createList.ts), not
  * by the pipeline: whether the bot or project exists is checked against the database
- * and must land in the same 422 as every other failing field (spec 7).
+ * and must land in the same 422 as every other failing field (the error rules).
  */
 export const createListSchema = defineMethod({
   name: 'createListSchema',

@@ -18,7 +18,7 @@ import { created, defineMethod, ok } from './method.js';
 
 const messengerIdParam = (field: string) => optionalBoundedInt(field, 1, Number.MAX_SAFE_INTEGER);
 
-/** Usernames are kept without `@` (spec 2.4); a leading one is dropped. */
+/** Usernames are kept without `@` (the contact shape); a leading one is dropped. */
 const usernameParam = (field: string) =>
   optionalText(field).transform((s) => (s?.startsWith('@') ? s.slice(1) || undefined : s));
 
@@ -50,7 +50,7 @@ const params = z
   })
   .superRefine(
     (p, ctx) => {
-      // Runs even when other fields failed, so one 422 lists every failing field (spec 7).
+      // Runs even when other fields failed, so one 422 lists every failing field (the error rules).
       // p.messenger is the raw input when it failed its own check: look it up only as an
       // own key, so an object or `constructor` never reaches the table.
       const messenger: unknown = p.messenger;
@@ -67,7 +67,7 @@ const params = z
     { when: () => true },
   );
 
-/** Spec 4.13: find the contact by the messenger's ID in the bot; update it, else create it. */
+/** createOrUpdateContact: find the contact by the messenger's ID in the bot; update it, else create it. */
 export const createOrUpdateContact = defineMethod({
   name: 'createOrUpdateContact',
   tag: 'Contacts',

@@ -3,7 +3,7 @@ import { idParam } from '../shared/paramTypes.js';
 import { deleteItem } from '../lists/items/deleteItem.js';
 import { defineMethod, noContent } from './method.js';
 
-/** spec 4.10: deletes a record; 204 without a body. */
+/** deleteListItem: deletes a record; 204 without a body. */
 export const deleteListItem = defineMethod({
   name: 'deleteListItem',
   tag: 'List items',

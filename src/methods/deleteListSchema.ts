@@ -6,7 +6,7 @@ import { softDeleteList } from '../lists/schemas/repository.js';
 import { defineMethod, noContent } from './method.js';
 
 /**
- * spec 4.4. Fast at any list size: the list is marked deleted (its records are
+ * deleteListSchema. Fast at any list size: the list is marked deleted (its records are
  * unreachable from then on) and the records are removed later by lists/schemas/reclaim.ts.
  */
 export const deleteListSchema = defineMethod({

@@ -7,7 +7,7 @@ import { removeField } from '../lists/schemas/fieldRepository.js';
 import { defineMethod, noContent } from './method.js';
 
 /**
- * spec 4.6. The field leaves the definition first (invisible at once), then its values
+ * deleteListSchemaField. The field leaves the definition first (invisible at once), then its values
  * are erased from every record in short batches: before the 204 for all but big lists,
  * whose erase continues in the background (lists/schemas/fieldErasure.ts); if the
  * process stops midway, the background loop finishes it (reclaimLoop.ts).

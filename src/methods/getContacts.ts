@@ -13,7 +13,7 @@ import { defineMethod, ok } from './method.js';
 /** Highest `page` accepted: far past any real listing, and (page - 1) × 500 stays exact. */
 const MAX_PAGE = 1_000_000_000;
 
-/** Spec 4.11 rule 1: `offset` or `limit` selects offset mode, where `page`/`count` are ignored. */
+/** getContacts: `offset` or `limit` selects offset mode, where `page`/`count` are ignored. */
 function isOffsetMode(input: Record<string, unknown>): boolean {
   return (
     (input.offset !== undefined && !isBlank(input.offset)) ||
@@ -57,7 +57,7 @@ export const getContacts = defineMethod({
       page: optionalBoundedInt('page', 1, MAX_PAGE),
       offset: optionalBoundedInt('offset', 0, Number.MAX_SAFE_INTEGER),
       limit: optionalBoundedInt('limit', 1, 1000),
-      // spec 4.11: accepted and ignored; tags and variables are always returned
+      // getContacts: accepted and ignored; tags and variables are always returned
       with: z.unknown().optional(),
     }),
   ),
@@ -90,7 +90,7 @@ export const getContacts = defineMethod({
     const { meta } = envelope;
     return ok({
       ...envelope,
-      // spec 2.5: page-mode getContacts also has `meta.links` (Laravel's key order)
+      // the paging envelope: page-mode getContacts also has `meta.links` (Laravel's key order)
       meta: {
         current_page: meta.current_page,
         from: meta.from,

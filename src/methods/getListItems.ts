@@ -8,7 +8,7 @@ import { defineMethod, ok } from './method.js';
 const MAX_ID = Number.MAX_SAFE_INTEGER;
 
 /**
- * spec 4.7: a page of a list's records. `filters` and `order_by` are checked against the
+ * getListItems: a page of a list's records. `filters` and `order_by` are checked against the
  * list's fields (they depend on it), so they pass through here unparsed.
  */
 export const getListItems = defineMethod({
@@ -35,7 +35,7 @@ export const getListItems = defineMethod({
     filters: z
       .unknown()
       .optional()
-      .describe('Object: slug → value (equality) or `"<operator>,<value>"` (spec 4.7)'),
+      .describe('Object: slug → value (equality) or `"<operator>,<value>"`'),
     contact_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer').describe(
       'Only records linked to this contact through any contact field',
     ),

@@ -5,7 +5,6 @@ import { requireOwnList } from '../lists/listAccess.js';
 import { presentListSchema } from '../lists/schemas/presenter.js';
 import { defineMethod, ok } from './method.js';
 
-/** spec 4.2 */
 export const getListSchema = defineMethod({
   name: 'getListSchema',
   tag: 'List schemas',

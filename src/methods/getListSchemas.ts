@@ -7,7 +7,7 @@ import { presentListSchema } from '../lists/schemas/presenter.js';
 import { pageOwnedLists } from '../lists/schemas/repository.js';
 import { defineMethod, ok } from './method.js';
 
-/** spec 4.1 / 8: fixed page size. */
+/** A fixed page size. */
 const PER_PAGE = 50;
 
 export const getListSchemas = defineMethod({

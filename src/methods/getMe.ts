@@ -2,7 +2,7 @@ import { Account } from '../openapi/responses/accounts.js';
 import { z } from 'zod';
 import { defineMethod, ok } from './method.js';
 
-/** Contract not shown in the spec; ours (contract/decisions.md): the key's account. */
+/** The key's account (docs/decisions.md). */
 export const getMe = defineMethod({
   name: 'getMe',
   tag: 'Account',

@@ -3,7 +3,7 @@ import { countCallerContacts } from '../contacts/listing.js';
 import { contactFilterParams, toFilters } from '../contacts/params.js';
 import { defineMethod, ok } from './method.js';
 
-/** Spec 4.12: the getContacts matches counted, `{count}` at the top level. */
+/** getNumberOfContacts: the getContacts matches counted, `{count}` at the top level. */
 export const getNumberOfContacts = defineMethod({
   name: 'getNumberOfContacts',
   tag: 'Contacts',

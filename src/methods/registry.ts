@@ -14,7 +14,7 @@ import { getContacts } from './getContacts.js';
 import { getNumberOfContacts } from './getNumberOfContacts.js';
 import { createOrUpdateContact } from './createOrUpdateContact.js';
 
-/** Every method the API answers, by its exact name (spec 1). */
+/** Every method the API answers, by its exact name (the API conventions). */
 const all: ApiMethod[] = [
   getMe,
   getContacts,

@@ -5,7 +5,7 @@ import { dataParam } from '../lists/items/params.js';
 import { updateItem } from '../lists/items/updateItem.js';
 import { defineMethod, ok } from './method.js';
 
-/** spec 4.9: changes the sent fields of a record; answers the whole record. */
+/** updateListItem: changes the sent fields of a record; answers the whole record. */
 export const updateListItem = defineMethod({
   name: 'updateListItem',
   tag: 'List items',

@@ -2,7 +2,7 @@ import { BODY_LIMIT_BYTES } from '../http/errorHandler.js';
 import type { JsonSchema } from './jsonSchema.js';
 import { errorResponses, type ErrorStatus } from './responses/errors.js';
 
-/** Spec 5 rule 1: the header, or `api_token` when a header cannot be set. */
+/** The authentication rules: the header, or `api_token` when a header cannot be set. */
 export const securitySchemes = {
   bearerAuth: {
     type: 'http',
@@ -21,7 +21,7 @@ export const securitySchemes = {
 
 const integer = { type: 'integer', minimum: 0 };
 
-/** Spec 8 and 9 headers, plus the request id every response carries. */
+/** Rate-limit and deprecation headers, plus the request id every response carries. */
 export const headers: Record<string, { description: string; schema: JsonSchema }> = {
   RateLimitLimit: {
     description: 'Requests allowed per minute for the account, all methods combined.',
@@ -33,7 +33,8 @@ export const headers: Record<string, { description: string; schema: JsonSchema }
   },
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: integer },
   Deprecation: {
-    description: 'Present only on deprecated methods, with the value `true` (spec 9).',
+    description:
+      'Present only on deprecated methods, with the value `true` (the versioning rules).',
     schema: { type: 'string', enum: ['true'] },
   },
   Sunset: {
@@ -68,7 +69,7 @@ const headersByStatus: Partial<Record<ErrorStatus, Record<string, unknown>>> = {
 
 export const errorSchemaId = (status: ErrorStatus) => `Error${status}`;
 
-/** `components.responses`: one per error status of spec 7 (and of contract/decisions.md). */
+/** `components.responses`: one per error status of the error rules (and of docs/decisions.md). */
 export function errorResponseComponents(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [code, { name, description }] of Object.entries(errorResponses)) {
@@ -84,7 +85,7 @@ export function errorResponseComponents(): Record<string, unknown> {
   }
   out.ValidationRedirect = {
     description:
-      "Validation failure for a client that did not send `Accept: application/json` (spec 1 rule 4): a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead.",
+      "Validation failure for a client that did not send `Accept: application/json` (the API conventions): a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead.",
     headers: { Location: { schema: { type: 'string' } } },
   };
   return out;

@@ -1,4 +1,4 @@
-/** The document's introduction: the conventions of spec 1, 5, 7, 8 and 9 in one place. */
+/** The document's introduction: the API's conventions, authentication, errors, limits and versioning in one place. */
 export const apiDescription = `HTTP API for chatbot developers: custom lists (schemas and records) and contacts.
 
 ## Calling a method

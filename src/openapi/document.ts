@@ -21,7 +21,7 @@ export interface DocumentOptions {
   baseUrl: string;
 }
 
-/** The resource shapes of spec 2, named so that every response refers to the same one. */
+/** The resource shapes, named so that every response refers to the same one. */
 const RESOURCES: NamedSchema[] = [
   { id: 'Account', schema: Account },
   { id: 'FieldDefinition', schema: FieldDefinition },

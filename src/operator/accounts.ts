@@ -62,7 +62,7 @@ export async function regenerateKey(db: Database, id: number) {
   return { id, api_key: apiKey };
 }
 
-/** Spec 5 rule 3: a password change also resets the key. */
+/** The authentication rules: a password change also resets the key. */
 export async function setPassword(db: Database, id: number, password: string) {
   const apiKey = generateApiKey();
   const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);

@@ -13,7 +13,7 @@ export async function createProject(db: Database, ownerId: number, name?: string
   return { uuid, owner: ownerId, name: projectName };
 }
 
-/** A team member: the project stays its owner's; the member's key does not reach it (spec 1). */
+/** A team member: the project stays its owner's; the member's key does not reach it (the API conventions). */
 export async function addProjectMember(db: Database, projectUuid: string, accountId: number) {
   await requireProject(db, projectUuid);
   await requireAccount(db, accountId);

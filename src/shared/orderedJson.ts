@@ -3,7 +3,7 @@
 /**
  * An object whose keys must be serialized in a given order. Plain JS objects put
  * array-index keys ("2", "10") first, but list fields keep the order they were sent in
- * (spec 4.3), and a slug may be all digits.
+ * (createListSchema), and a slug may be all digits.
  */
 export class OrderedObject {
   /** a key is an array index, which a plain object would move to the front */

@@ -1,4 +1,4 @@
-/** The paging envelope of spec 2.5, with absolute links built from BASE_URL (never from Host). */
+/** The paging envelope, with absolute links built from BASE_URL (never from Host). */
 export interface PageEnvelope<T> {
   data: T[];
   links: { first: string; last: string; prev: string | null; next: string | null };

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import { domainErrors, type ValidationErrors } from './errors.js';
 
-/** Runs a method's zod schema; every failing field becomes a dotted 422 key (spec 7). */
+/** Runs a method's zod schema; every failing field becomes a dotted 422 key (the error rules). */
 export function validateParams<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;

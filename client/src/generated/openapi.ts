@@ -841,7 +841,7 @@ export interface components {
       page?: number;
       /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
       order_by?: unknown;
-      /** @description Object: slug → value (equality) or `"<operator>,<value>"` (spec 4.7) */
+      /** @description Object: slug → value (equality) or `"<operator>,<value>"` */
       filters?: unknown;
       /** @description Only records linked to this contact through any contact field */
       contact_id?: number;
@@ -880,7 +880,7 @@ export interface components {
         'application/json': components['schemas']['Error400'];
       };
     };
-    /** @description No key, wrong key, or a regenerated key (spec 5). */
+    /** @description No key, wrong key, or a regenerated key (the authentication rules). */
     Unauthorized: {
       headers: {
         'X-Request-Id': components['headers']['RequestId'];
@@ -984,7 +984,7 @@ export interface components {
         'application/json': components['schemas']['Error503'];
       };
     };
-    /** @description Validation failure for a client that did not send `Accept: application/json` (spec 1 rule 4): a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead. */
+    /** @description Validation failure for a client that did not send `Accept: application/json` (the API conventions): a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead. */
     ValidationRedirect: {
       headers: {
         Location?: string;
@@ -1002,7 +1002,7 @@ export interface components {
     RateLimitRemaining: number;
     /** @description Seconds to wait before trying again. */
     RetryAfter: number;
-    /** @description Present only on deprecated methods, with the value `true` (spec 9). */
+    /** @description Present only on deprecated methods, with the value `true` (the versioning rules). */
     Deprecation: 'true';
     /** @description Deprecated methods only: the HTTP-date from which the method answers `410`. */
     Sunset: string;
@@ -1755,7 +1755,7 @@ export interface operations {
         page?: number;
         /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
         order_by?: unknown;
-        /** @description Object: slug → value (equality) or `"<operator>,<value>"` (spec 4.7) */
+        /** @description Object: slug → value (equality) or `"<operator>,<value>"` */
         filters?: unknown;
         /** @description Only records linked to this contact through any contact field */
         contact_id?: number;

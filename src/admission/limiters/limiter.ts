@@ -1,4 +1,4 @@
-/** Fixed one-minute windows per account, all methods combined (spec 8). */
+/** Fixed one-minute windows per account, all methods combined (the limits). */
 export const WINDOW_MS = 60_000;
 
 export interface RateDecision {

@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 export const RETRY_INTERVAL_MS = 1000;
 
 /**
- * Decides whether a request asks Redis or the in-process fallback (contract/decisions.md:
+ * Decides whether a request asks Redis or the in-process fallback (docs/decisions.md:
  * keep serving through a Redis outage). One gate per connection, shared by the rate limit,
  * the failed-attempt brake and the key cache: an outage is noticed, paused and warned about
  * once, and all three switch together. Returns to Redis as soon as the client reports it is

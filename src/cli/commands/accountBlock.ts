@@ -3,7 +3,7 @@ import { defineCommand } from '../command.js';
 
 export const accountBlock = defineCommand({
   name: 'account block',
-  summary: 'Block the account: its key answers 403 (spec 5 rule 5).',
+  summary: 'Block the account: its key answers 403 (the authentication rules).',
   title: 'Account blocked.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

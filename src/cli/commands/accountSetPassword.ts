@@ -4,7 +4,7 @@ import { defineCommand } from '../command.js';
 export const accountSetPassword = defineCommand({
   name: 'account set-password',
   summary:
-    'Set the password (argon2id); like a regeneration, the API key is reset (spec 5 rule 3).',
+    'Set the password (argon2id); like a regeneration, the API key is reset (the authentication rules).',
   title: 'Password set. The API key was reset; the old one no longer works.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

@@ -3,7 +3,7 @@ import { defineCommand } from '../command.js';
 
 export const accountSetPlan = defineCommand({
   name: 'account set-plan',
-  summary: 'Change the plan; without Pro the key answers 402 (spec 5 rule 5).',
+  summary: 'Change the plan; without Pro the key answers 402 (the authentication rules).',
   title: 'Plan changed.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

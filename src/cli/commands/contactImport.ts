@@ -7,7 +7,8 @@ import { defineCommand } from '../command.js';
 
 export const contactImport = defineCommand({
   name: 'contact import',
-  summary: 'Import contacts into a bot from NDJSON (one spec 2.4 contact per line).',
+  summary:
+    'Import contacts into a bot from NDJSON (one contact per line, in the shape getContacts answers with).',
   title: 'Contacts imported.',
   flags: {
     bot: { description: 'bot ID', required: true, kind: 'id', placeholder: 'ID' },

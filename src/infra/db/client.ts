@@ -32,7 +32,7 @@ export function connectPostgres(
 ): DatabaseHandle {
   const pool = new pg.Pool({
     connectionString: url,
-    // design/record-storage.md: a pool of 10 beat 20 on two cores.
+    // A pool of 10 beat 20 on two cores (docs/records.md).
     max: options.max ?? 10,
     // Nothing waits forever: a dead server fails fast and the request gets 503.
     connectionTimeoutMillis: 2000,

@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from './client.js';
 
 /**
- * Postgres settings under which a write we answered 200/201 for can vanish in a crash
- * (issue 6 item 10): no fsync, commits acknowledged before their WAL is flushed, or torn
+ * Postgres settings under which a write we answered 200/201 for can vanish in a crash:
+ * no fsync, commits acknowledged before their WAL is flushed, or torn
  * pages after a power loss. `synchronous_commit=local` / `remote_write` are durable on
  * this server, so only `off` is refused.
  */

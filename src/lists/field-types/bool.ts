@@ -3,7 +3,7 @@ import { accept, reject, type FieldType, type Parsed } from './fieldType.js';
 const TRUE_FORMS = new Set<unknown>([true, 'true', 1, '1']);
 const FALSE_FORMS = new Set<unknown>([false, 'false', 0, '0']);
 
-/** spec 4.7: `true`, `false`, `"true"`, `"false"`, `1`, `0` (and "1"/"0", as GET sends them). */
+/** getListItems: `true`, `false`, `"true"`, `"false"`, `1`, `0` (and "1"/"0", as GET sends them). */
 export function parseBool(input: unknown): Parsed<boolean> {
   if (TRUE_FORMS.has(input)) return accept(true);
   if (FALSE_FORMS.has(input)) return accept(false);

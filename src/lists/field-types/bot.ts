@@ -1,4 +1,4 @@
 import { makeReferenceType } from './reference.js';
 
-/** `bot`: the ID of one of the caller's bots (spec 4.8). */
+/** `bot`: the ID of one of the caller's bots (addListItem). */
 export const botType = makeReferenceType('bot');

@@ -1,4 +1,4 @@
 import { makeReferenceType } from './reference.js';
 
-/** `contact`: a contact ID of one of the caller's bots (spec 4.8). */
+/** `contact`: a contact ID of one of the caller's bots (addListItem). */
 export const contactType = makeReferenceType('contact');

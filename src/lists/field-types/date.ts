@@ -4,7 +4,7 @@ import { dayOf, parseDay, parseInstant } from './instant.js';
 /**
  * `date`: a UTC day. Accepted: `YYYY-MM-DD`, or a date-time (as for `datetime`) whose UTC
  * day is kept. Stored as `YYYY-MM-DD`; the slot holds midnight UTC; rendered as an
- * ISO 8601 UTC string at midnight (spec 2.3: date values are UTC strings).
+ * ISO 8601 UTC string at midnight (the list item shape: date values are UTC strings).
  */
 export const dateType: FieldType = {
   name: 'date',
@@ -16,7 +16,7 @@ export const dateType: FieldType = {
   toSlot: (stored) => `${String(stored)}T00:00:00Z`,
   render: (stored) => `${String(stored)}T00:00:00.000Z`,
   filter: {
-    // spec 4.7: compared by UTC day; the compiler turns the day into a [day, next day) range.
+    // getListItems: compared by UTC day; the compiler turns the day into a [day, next day) range.
     kind: 'date',
     operators: ORDERED_OPERATORS,
     operand(raw) {

@@ -1,5 +1,5 @@
 /**
- * Exact decimal text for money (spec 2.3: amounts in main units; issue 3: never through
+ * Exact decimal text for money (the list item shape: amounts in main units, never through
  * binary floating point). Values are kept as canonical decimal strings: no exponent,
  * no leading zeros, no trailing fractional zeros, no "-0".
  */

@@ -8,7 +8,7 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; message: string };
 export const accept = <T>(value: T): Parsed<T> => ({ ok: true, value });
 export const reject = (message: string): Parsed<never> => ({ ok: false, message });
 
-/** Filter operators of spec 4.7, in the spelling clients send. */
+/** Filter operators of getListItems, in the spelling clients send. */
 export type Operator = '=' | '!=' | '<>' | '<' | '<=' | '>' | '>=' | 'like' | 'not like';
 
 /**
@@ -32,7 +32,7 @@ export interface FilterSupport {
 
 /**
  * One list field type: validates input, normalises it for storage, renders it for output
- * (spec 2.3), and says how it is filtered and sorted. One file per type, behind registry.ts.
+ * (the list item shape), and says how it is filtered and sorted. One file per type, behind registry.ts.
  */
 export interface FieldType {
   name: string;
@@ -42,11 +42,11 @@ export interface FieldType {
   parse(input: unknown, field: StoredField): Parsed<StoredValue>;
   /** Stored value → the text written to the field's slot column, if it has one. */
   toSlot(stored: StoredValue): string;
-  /** Stored value → the value in a record (spec 2.3). */
+  /** Stored value → the value in a record (the list item shape). */
   render(stored: unknown, field: StoredField): unknown;
   /** Absent for types that filters silently skip and order_by refuses (file, image). */
   filter?: FilterSupport;
-  /** contact / bot values are IDs that must exist and belong to the caller (spec 4.8). */
+  /** contact / bot values are IDs that must exist and belong to the caller (addListItem). */
   references?: 'contact' | 'bot';
 }
 
@@ -62,5 +62,5 @@ export const ALL_OPERATORS: readonly Operator[] = [
   'not like',
 ];
 
-/** Every operator but the patterns (spec 4.7 table: number, money, date, datetime, ids). */
+/** Every operator but the patterns (getListItems table: number, money, date, datetime, ids). */
 export const ORDERED_OPERATORS: readonly Operator[] = ['=', '!=', '<>', '<', '<=', '>', '>='];

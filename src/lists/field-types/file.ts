@@ -1,4 +1,4 @@
 import { makeFileType } from './fileValue.js';
 
-/** `file`: a link to a document (spec 2.3). */
+/** `file`: a link to a document (the list item shape). */
 export const fileType = makeFileType('file');

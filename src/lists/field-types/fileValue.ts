@@ -51,7 +51,7 @@ function parseFile(input: unknown, defaultType: string): Parsed<StoredValue> {
   for (const part of [storage, name, type]) if (!part.ok) return part;
   const stored: StoredFile = {
     url,
-    // spec 2.3: `url` is the storage kind when a link is given.
+    // the list item shape: `url` is the storage kind when a link is given.
     storage: (storage.ok && storage.value) || 'url',
     name: (name.ok && name.value) || nameFromUrl(url),
     type: (type.ok && type.value) || defaultType,
@@ -60,7 +60,7 @@ function parseFile(input: unknown, defaultType: string): Parsed<StoredValue> {
 }
 
 /**
- * The full file object of spec 2.3. The service never fetches user URLs (decisions), so
+ * The full file object of the list item shape. The service never fetches user URLs (docs/decisions.md), so
  * what only the file itself could tell (mime type, size, dimensions) is null, size 0.
  */
 function renderFile(stored: unknown): unknown {
@@ -79,8 +79,8 @@ function renderFile(stored: unknown): unknown {
 }
 
 /**
- * `file` and `image`: a link with `url` (required), `storage`, `name`, `type` (spec 2.3).
- * Never filtered (spec 4.7 rule 5) nor sorted, so no filter support and no slot.
+ * `file` and `image`: a link with `url` (required), `storage`, `name`, `type` (the list item shape).
+ * Never filtered (getListItems) nor sorted, so no filter support and no slot.
  */
 export function makeFileType(name: 'file' | 'image'): FieldType {
   return {

@@ -1,4 +1,4 @@
 import { makeFileType } from './fileValue.js';
 
-/** `image`: a link to a picture (spec 2.3). */
+/** `image`: a link to a picture (the list item shape). */
 export const imageType = makeFileType('image');

@@ -1,5 +1,5 @@
 /**
- * Calendar text → UTC instants, for `date` and `datetime` (spec 4.7: `YYYY-MM-DD HH:MM`
+ * Calendar text → UTC instants, for `date` and `datetime` (getListItems: `YYYY-MM-DD HH:MM`
  * or ISO 8601 with offset; no zone means UTC). Seconds and fractions are optional;
  * fractions finer than a millisecond are truncated. Years 0001–9999 only.
  */

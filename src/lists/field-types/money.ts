@@ -33,7 +33,7 @@ const MINOR_UNITS: Record<string, number> = {
 const MAX_DIGITS = 15;
 
 /**
- * `money`: an amount in main units (spec 2.3), exact. Accepted: a JSON number or a numeric
+ * `money`: an amount in main units (the list item shape), exact. Accepted: a JSON number or a numeric
  * string, with at most the currency's minor-unit decimals and 15 digits in all. Stored as
  * a canonical decimal string (the numeric slot compares it exactly); rendered as a JSON
  * number, which is exact for 15 digits.

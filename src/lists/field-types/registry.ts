@@ -11,7 +11,7 @@ import { moneyType } from './money.js';
 import { numberType } from './number.js';
 import { stringType } from './string.js';
 
-/** Every field type of spec 2.2, by name. To add a type: one file and one line here. */
+/** Every field type of the field shape, by name. To add a type: one file and one line here. */
 export const fieldTypes: ReadonlyMap<string, FieldType> = new Map(
   [
     stringType,
@@ -27,7 +27,7 @@ export const fieldTypes: ReadonlyMap<string, FieldType> = new Map(
   ].map((t) => [t.name, t]),
 );
 
-/** spec 2.2: the names of the field types, as the parameter schemas and the document list them. */
+/** the field shape: the names of the field types, as the parameter schemas and the document list them. */
 export const FIELD_TYPES = [...fieldTypes.keys()] as [string, ...string[]];
 
 /** The type of a stored field; a list can only hold known types, so a miss is a bug. */

@@ -30,7 +30,7 @@ export const stringType: FieldType = {
   filter: {
     kind: 'text',
     operators: ALL_OPERATORS,
-    // spec 4.7: a JSON number is compared as text.
+    // getListItems: a JSON number is compared as text.
     operand: (raw) => toText(raw),
   },
 };

@@ -26,7 +26,7 @@ function nextDay(day: string): string {
   return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T00:00:00.000Z`;
 }
 
-/** spec 4.7: a date filter compares UTC days, so each day is the range [day, next day). */
+/** getListItems: a date filter compares UTC days, so each day is the range [day, next day). */
 function dayCondition(column: SQL, op: Condition['op'], day: string): SQL {
   const start = sql`${`${day}T00:00:00.000Z`}::timestamptz`;
   const end = sql`${nextDay(day)}::timestamptz`;
@@ -51,14 +51,14 @@ function dayCondition(column: SQL, op: Condition['op'], day: string): SQL {
 export function compileCondition(c: Condition): SQL {
   const column = fieldExpression(c.field, c.kind);
   if (c.kind === 'date') return dayCondition(column, c.op, c.operand);
-  // spec 4.7: like is case-insensitive; ESCAPE '' makes a backslash an ordinary character.
+  // getListItems: like is case-insensitive; ESCAPE '' makes a backslash an ordinary character.
   if (c.op === 'like') return sql`${column} ilike ${c.operand} escape ''`;
   if (c.op === 'not like') return sql`${column} not ilike ${c.operand} escape ''`;
   const operand = operandParameter(c.field, c.kind, c.operand);
   return sql`${column} ${sql.raw(COMPARE[c.op])} ${operand}`;
 }
 
-/** spec 4.7 `contact_id` / `bot_id`: linked through any (unencrypted) field of that type. */
+/** getListItems `contact_id` / `bot_id`: linked through any (unencrypted) field of that type. */
 function compileLink(query: RecordQuery, kind: 'contact' | 'bot', id: number): SQL {
   const matches = query.fields
     .filter((f) => !f.is_encryptable && fieldTypeOf(f).references === kind)

@@ -2,7 +2,7 @@ import type { Operator } from '../field-types/fieldType.js';
 import { ALL_OPERATORS } from '../field-types/fieldType.js';
 
 /**
- * spec 4.7 rule 1: an operator is recognised only when the text before the first comma is
+ * getListItems: an operator is recognised only when the text before the first comma is
  * one of the table's; otherwise the whole string is the value. `=,<value>` escapes a value
  * that itself starts with an operator and a comma.
  */
@@ -20,7 +20,7 @@ export const MAX_PATTERN_CHARS = 255;
 export const MAX_PATTERN_WILDCARDS = 10;
 
 /**
- * spec 4.7 rule 2: a pattern has at most 255 characters and at most 10 `%`, consecutive
+ * getListItems: a pattern has at most 255 characters and at most 10 `%`, consecutive
  * `%` counting as one. Runs of `%` mean the same as one, so they are collapsed.
  */
 export function checkPattern(

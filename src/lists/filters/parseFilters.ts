@@ -16,7 +16,7 @@ type Outcome = { condition: Condition } | { skip: true } | { error: string };
 
 function parseOne(field: StoredField, value: unknown): Outcome {
   const support = fieldTypeOf(field).filter;
-  // spec 4.7 rule 5: encrypted, file and image fields and null values are skipped. An empty
+  // getListItems: encrypted, file and image fields and null values are skipped. An empty
   // string is null here, as a form or query string sends "no value".
   if (field.is_encryptable || !support || value === null || value === undefined || value === '')
     return { skip: true };
@@ -41,7 +41,7 @@ function parseOne(field: StoredField, value: unknown): Outcome {
 }
 
 /**
- * `filters` → checked conditions (spec 4.7). Unknown slugs are skipped, so no slug that is
+ * `filters` → checked conditions (getListItems). Unknown slugs are skipped, so no slug that is
  * not one of the list's fields ever reaches the compiler. Every bad value is reported
  * under `filters.<slug>`; a `filters` that is not an object under `filters`.
  */

@@ -6,8 +6,8 @@ import { DEFAULT_SORT, type Direction, type Sort } from './query.js';
 const invalid = (message: string) => domainErrors.invalid('order_by', `The order_by ${message}.`);
 
 /**
- * `order_by` = `<slug>,<direction>` (spec 4.7): direction `asc` (default) or `desc`, either
- * case; `created_at` and `updated_at` too. Any other slug, an encrypted field (decisions),
+ * `order_by` = `<slug>,<direction>` (getListItems): direction `asc` (default) or `desc`, either
+ * case; `created_at` and `updated_at` too. Any other slug, an encrypted field (docs/decisions.md),
  * a file or image field, or another direction is a 422 under `order_by`.
  */
 export function parseOrderBy(fields: readonly StoredField[], raw: unknown): Sort {

@@ -22,10 +22,10 @@ export interface RecordQuery {
   listId: string;
   fields: readonly StoredField[];
   conditions: Condition[];
-  /** spec 4.7 `contact_id` / `bot_id`: records linked through any field of that type */
+  /** getListItems `contact_id` / `bot_id`: records linked through any field of that type */
   links: { contact?: number; bot?: number };
   sort: Sort;
 }
 
-/** Without order_by the order is undefined (spec 4.7); ours is insertion order. */
+/** Without order_by the order is undefined (getListItems); ours is insertion order. */
 export const DEFAULT_SORT: Sort = { by: 'created_at', direction: 'asc' };

@@ -13,7 +13,7 @@ import { validateData } from './validateData.js';
 const ATTEMPTS = 3;
 
 /**
- * spec 4.8: validate against the list's fields, check linked contacts and bots, insert. A list
+ * addListItem: validate against the list's fields, check linked contacts and bots, insert. A list
  * remembered from an earlier insert (recentLists.ts) saves the lookup; if anything fails with
  * it — a 4xx as much as a changed list — the request starts over from a fresh read, so every
  * answer rests on the database's current list.

@@ -13,9 +13,9 @@ function storedValue(field: StoredField, raw: unknown, cipher: FieldCipher): unk
 }
 
 /**
- * A record as spec 2.3 shows it: `id`, one key per list field in field order (hidden and
+ * A record as the list item shape shows it: `id`, one key per list field in field order (hidden and
  * encrypted fields included, decrypted; `null` when empty), `contact_id` / `bot_id` when
- * the list's first contact / bot field has a value (decisions), then the timestamps.
+ * the list's first contact / bot field has a value (docs/decisions.md), then the timestamps.
  * OrderedObject keeps field order even for all-digit slugs.
  */
 export function presentItem(

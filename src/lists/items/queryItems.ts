@@ -26,7 +26,7 @@ export interface ItemQueryInput {
 const MAX_OFFSET = 1e12;
 
 /**
- * spec 4.7: the page and `meta.total` run concurrently. The unfiltered total is the list's
+ * getListItems: the page and `meta.total` run concurrently. The unfiltered total is the list's
  * counter (kept with every insert and delete); a filtered one is a count over the slots.
  */
 export async function queryItems(
@@ -34,7 +34,7 @@ export async function queryItems(
   input: ItemQueryInput,
 ): Promise<PageEnvelope<OrderedObject>> {
   const list = await requireOwnList(ctx, ctx.caller, input.schemaId);
-  // spec 7: every failing parameter is listed, so filters and order_by are checked together.
+  // the error rules: every failing parameter is listed, so filters and order_by are checked together.
   const [conditions, sort] = collectErrors(
     () => parseFilters(list.fields, input.filters),
     () => parseOrderBy(list.fields, input.orderBy),

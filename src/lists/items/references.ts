@@ -26,7 +26,7 @@ async function botOwners(db: Database, ids: number[]): Promise<Owned[]> {
 }
 
 /**
- * spec 4.8: a contact or bot value must exist (else 422 under `data.<slug>`) and belong to
+ * addListItem: a contact or bot value must exist (else 422 under `data.<slug>`) and belong to
  * the caller (else 403). Existence is reported first, for every field at once.
  */
 export async function checkReferences(

@@ -12,7 +12,7 @@ import { validateData } from './validateData.js';
 const ATTEMPTS = 3;
 
 /**
- * spec 4.9: only sent fields are validated and changed; empty values are skipped (a
+ * updateListItem: only sent fields are validated and changed; empty values are skipped (a
  * required one is a 422). Answers the whole record. Nothing to change leaves it as it is.
  */
 export async function updateItem(

@@ -3,7 +3,7 @@ import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import type { StoredValue } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 
-/** `add` checks required fields; `update` validates only what was sent (spec 4.8, 4.9). */
+/** `add` checks required fields; `update` validates only what was sent (addListItem, updateListItem). */
 export type WriteMode = 'add' | 'update';
 
 /** Field slug → normalised value, in list field order, for the fields that get a value. */
@@ -11,7 +11,7 @@ export type FieldValues = Map<string, StoredValue>;
 
 /**
  * "Empty" as a form sends it: null, "", [] or {}. On add an empty optional field stays
- * empty; on update empty values are skipped (spec 4.9), so a field cannot be cleared.
+ * empty; on update empty values are skipped (updateListItem), so a field cannot be cleared.
  */
 export function isEmptyValue(v: unknown): boolean {
   if (v === undefined || v === null || v === '') return true;
@@ -21,7 +21,7 @@ export function isEmptyValue(v: unknown): boolean {
 
 /**
  * Validates `data` against the list's fields; keys that are not fields are ignored.
- * Every failing field is reported at once under `data.<slug>` (spec 7).
+ * Every failing field is reported at once under `data.<slug>` (the error rules).
  */
 export function validateData(
   fields: readonly StoredField[],

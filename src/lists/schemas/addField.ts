@@ -9,13 +9,13 @@ import { checkParams, throwIfInvalid } from './checkParams.js';
 import { appendField, MAX_FIELDS_PER_LIST } from './fieldRepository.js';
 import { fieldDefinition } from './fieldDefinition.js';
 
-/** addListSchemaField's parameters (spec 4.5). */
+/** addListSchemaField's parameters. */
 export const addFieldParams = z.object({ schema_id: idParam(), field: fieldDefinition('add') });
 
 const SLUG_TAKEN = 'The field.slug has already been taken.';
 
 /**
- * spec 4.5. Order of checks: the list (404 / 403) when `schema_id` is usable; then every
+ * addListSchemaField. Order of checks: the list (404 / 403) when `schema_id` is usable; then every
  * parameter, together with whether the slug is already in the list (one 422); then the
  * write, which re-checks the slug under the list's row lock (concurrent adds).
  */

@@ -5,7 +5,7 @@ import { validateParams } from '../../shared/validate.js';
 /**
  * Validation that must be merged with checks against the database (an unknown bot, a
  * slug already in the list) before answering, because one 422 lists every failing
- * field (spec 7). Same keys and texts as the request pipeline's validation.
+ * field (the error rules). Same keys and texts as the request pipeline's validation.
  */
 export type Checked<T> =
   { data: T; errors?: undefined } | { data?: undefined; errors: ValidationErrors };

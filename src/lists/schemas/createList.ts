@@ -9,16 +9,16 @@ import { createTargetParams, findCreateTarget } from './createTarget.js';
 import { fieldList, flag, requiredText } from './fieldDefinition.js';
 import { insertList, MAX_LISTS_PER_PROJECT } from './repository.js';
 
-/** createListSchema's parameters other than where the list goes (spec 4.3). */
+/** createListSchema's parameters other than where the list goes. */
 export const newListParams = z.object({
   name: requiredText(),
   fields: fieldList(),
-  // spec 4.3: outdated; stored and shown, no effect.
+  // createListSchema: outdated; stored and shown, no effect.
   is_menu: flag(false),
 });
 
 /**
- * spec 4.3. Order of checks: every parameter, together with whether the bot or project
+ * createListSchema. Order of checks: every parameter, together with whether the bot or project
  * exists (one 422); then whose it is (403); then the project's list cap (403).
  */
 export async function createList(db: Database, caller: Caller, raw: unknown, now: Date) {

@@ -9,7 +9,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const given = (v: unknown) => v !== undefined && v !== null && v !== '';
 
 /**
- * Where createListSchema puts the list (spec 4.3): `bot_id` or `project_uuid`; when
+ * Where createListSchema puts the list: `bot_id` or `project_uuid`; when
  * both are sent `bot_id` wins and `project_uuid` is not looked at, not even validated.
  * Null and empty values count as not sent.
  */
@@ -40,12 +40,12 @@ export const createTargetParams = z.preprocess(
 
 export interface CreateTarget {
   projectUuid: string;
-  /** spec 2.1: null when the list was created in the project itself */
+  /** the list schema shape: null when the list was created in the project itself */
   botId: number | null;
   ownerId: number;
 }
 
-/** The target's project and owner; a bot or project that does not exist is a 422 (spec 4.3). */
+/** The target's project and owner; a bot or project that does not exist is a 422 (createListSchema). */
 export async function findCreateTarget(
   db: Database,
   params: z.output<typeof createTargetParams>,

@@ -1,10 +1,10 @@
 /**
- * ISO 4217 codes accepted for `money` fields (spec 2.2): every currency the runtime's
+ * ISO 4217 codes accepted for `money` fields (the field shape): every currency the runtime's
  * ICU data knows. Codes are upper case, as the standard writes them; `usd` is refused.
  */
 export const CURRENCIES: ReadonlySet<string> = new Set(Intl.supportedValuesOf('currency'));
 
-/** spec 4.3: a money field created without a currency is in US dollars. */
+/** createListSchema: a money field created without a currency is in US dollars. */
 export const DEFAULT_CURRENCY = 'USD';
 
 export function isCurrency(value: unknown): value is string {

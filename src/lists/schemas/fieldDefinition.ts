@@ -10,12 +10,12 @@ export type NewField = Omit<StoredField, 'slot'>;
 
 /**
  * Where a field definition arrives: in `fields[]` of createListSchema (a money field
- * without currency gets USD, spec 4.3) or as `field` of addListSchemaField (a money
- * field must name its currency, spec 4.5).
+ * without currency gets USD, createListSchema) or as `field` of addListSchemaField (a money
+ * field must name its currency, addListSchemaField).
  */
 export type FieldMode = 'create' | 'add';
 
-/** Runs a refinement even when sibling keys failed, so one 422 lists every field (spec 7). */
+/** Runs a refinement even when sibling keys failed, so one 422 lists every field (the error rules). */
 export const ALWAYS = { when: () => true };
 
 export const flag = (fallback: boolean) =>
@@ -36,7 +36,7 @@ export const slugParam = () =>
     .regex(SLUG_PATTERN, 'may only contain letters, digits, dashes and underscores (1 to 255)')
     .refine((slug) => !RESERVED_SLUGS.has(slug), 'is a reserved name');
 
-/** One field definition (spec 2.2 / 4.3 / 4.5), parsed into what is stored. */
+/** One field definition (createListSchema, addListSchemaField), parsed into what is stored. */
 export function fieldDefinition(mode: FieldMode) {
   return z
     .object({
@@ -85,7 +85,7 @@ export function fieldDefinition(mode: FieldMode) {
     });
 }
 
-/** createListSchema's `fields`: 1 to 30 definitions, in order, slugs unique (spec 4.3, 8). */
+/** createListSchema's `fields`: 1 to 30 definitions, in order, slugs unique. */
 export function fieldList() {
   return z
     .array(fieldDefinition('create'), { error: 'must be an array of field definitions' })

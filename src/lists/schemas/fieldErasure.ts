@@ -26,7 +26,7 @@ interface Batch {
 }
 
 /**
- * Erases a deleted field's values from every record of its list (spec 4.6): the key
+ * Erases a deleted field's values from every record of its list (deleteListSchemaField): the key
  * leaves `data` and the slot column is cleared. Walks the list in (created_at, id) order
  * in batches, saving the position after each, and drops the erasure row when done.
  * Idempotent: running it twice, or resuming it, changes nothing more.

@@ -4,13 +4,13 @@ import { listFieldErasures, listSchemas, type StoredField } from '../../infra/db
 import { allocateSlot } from '../slots.js';
 import type { NewField } from './fieldDefinition.js';
 
-/** Fields a list may reach through addListSchemaField (the spec caps only creation at 30). */
+/** Fields a list may reach through addListSchemaField (only creation is capped at 30). */
 export const MAX_FIELDS_PER_LIST = 200;
 
 export type AppendResult = 'added' | 'missing' | 'duplicate' | 'erasing' | 'too_many';
 
 /**
- * Appends a field at the end of the list (spec 4.5). The list row is locked for the
+ * Appends a field at the end of the list (addListSchemaField). The list row is locked for the
  * whole check-and-write, so concurrent adds of one slug cannot both pass.
  */
 export async function appendField(
@@ -66,7 +66,7 @@ export type RemoveResult =
 
 /**
  * Removes a field from the definition and records that its values must be erased, in
- * one transaction: the field is invisible from the commit on (spec 4.6), and an erase
+ * one transaction: the field is invisible from the commit on (deleteListSchemaField), and an erase
  * cut short is resumed from list_field_erasures.
  */
 export async function removeField(

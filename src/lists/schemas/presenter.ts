@@ -2,7 +2,7 @@ import type { ListSchemaRow, StoredField } from '../../infra/db/schema/listSchem
 import { OrderedObject } from '../../shared/orderedJson.js';
 import { DEFAULT_CURRENCY } from './currencies.js';
 
-/** spec 2.2: a field definition as the API shows it (the storage slot stays internal). */
+/** the field shape: a field definition as the API shows it (the storage slot stays internal). */
 export function presentField(field: StoredField) {
   return {
     name: field.name,
@@ -15,7 +15,7 @@ export function presentField(field: StoredField) {
 }
 
 /**
- * spec 2.1: a list schema. `fields` keeps the order the fields were sent in, even for
+ * the list schema shape: a list schema. `fields` keeps the order the fields were sent in, even for
  * all-digit slugs that a plain object would move to the front.
  */
 export function presentListSchema(list: ListSchemaRow) {

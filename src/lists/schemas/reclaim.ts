@@ -29,7 +29,7 @@ export interface ReclaimReport {
 }
 
 /**
- * Deletes the records of deleted lists (spec 4.4) in batches, then the list rows once
+ * Deletes the records of deleted lists (deleteListSchema) in batches, then the list rows once
  * empty and past the grace period. Idempotent and stateless: it only looks for deleted
  * lists, so after a restart it simply continues where records remain.
  */

@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-
 import type { Database } from '../../infra/db/client.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 
-/** spec 8: lists per project. */
+/** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;
 
 /** The bot's project and owner, or undefined when no bot has the id. */
@@ -32,7 +32,7 @@ export function isLookupableId(id: string): boolean {
 }
 
 /**
- * A list that exists and is not deleted (spec 3: a deleted list is gone at once, even while
+ * A list that exists and is not deleted (the list states: a deleted list is gone at once, even while
  * its records are still being reclaimed).
  */
 export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
@@ -46,7 +46,7 @@ export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt'>;
 /**
  * Inserts a list and counts it against its project in one transaction. The conditional
  * increment takes the project row's lock, so concurrent creates cannot pass the cap
- * together (spec 8). Undefined when the project is full.
+ * together (the limits). Undefined when the project is full.
  */
 export async function insertList(db: Database, list: NewList): Promise<ListSchemaRow | undefined> {
   return db.transaction(async (tx) => {
@@ -63,14 +63,14 @@ export async function insertList(db: Database, list: NewList): Promise<ListSchem
   });
 }
 
-/** One page of the live lists of every project the account owns, oldest first (spec 4.1). */
+/** One page of the live lists of every project the account owns, oldest first (getListSchemas). */
 export async function pageOwnedLists(
   db: Database,
   ownerId: number,
   { offset, limit }: { offset: number; limit: number },
 ): Promise<{ rows: ListSchemaRow[]; total: number }> {
   const owned = and(eq(listSchemas.ownerId, ownerId), isNull(listSchemas.deletedAt));
-  // Two connections at once: the page and the total (design/record-storage.md).
+  // Two connections at once: the page and the total (docs/records.md).
   const [rows, totals] = await Promise.all([
     db
       .select()

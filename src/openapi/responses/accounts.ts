@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** getMe's account (contract/decisions.md: `{data: {id, email, name, plan, created_at}}`). */
+/** getMe's account (docs/decisions.md: `{data: {id, email, name, plan, created_at}}`). */
 export const Account = z.object({
   id: z.int().describe('Account ID'),
   email: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * Spec 7's error bodies, one per status. They describe what `src/http/errors.ts` builds;
+ * The error bodies, one per status. They describe what `src/http/errors.ts` builds;
  * a test checks every factory there against these.
  */
 const ValidationErrors = z
@@ -33,7 +33,10 @@ export type ErrorStatus = keyof typeof errorBodies;
 /** Component names and descriptions of the error responses. */
 export const errorResponses: Record<ErrorStatus, { name: string; description: string }> = {
   400: { name: 'BadRequest', description: 'Malformed JSON body or unreadable parameters.' },
-  401: { name: 'Unauthorized', description: 'No key, wrong key, or a regenerated key (spec 5).' },
+  401: {
+    name: 'Unauthorized',
+    description: 'No key, wrong key, or a regenerated key (the authentication rules).',
+  },
   402: { name: 'ProRequired', description: 'The key owner is not on the Pro plan.' },
   403: {
     name: 'Forbidden',

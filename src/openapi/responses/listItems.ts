@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.3: a `file` or `image` value as returned. */
+/** The list item shape: a `file` or `image` value as returned. */
 export const FileValue = z.looseObject({
   type: z.string(),
   mime_type: z.string().nullable(),
@@ -21,7 +21,7 @@ export const FileValue = z.looseObject({
 /** A value in a record: text, number, money (main units), bool, date string, ID or file. */
 const FieldValue = z.union([z.string(), z.number(), z.boolean(), z.null(), FileValue]);
 
-/** Spec 2.3: fixed keys, plus one key per list field (slug → value). */
+/** The list item shape: fixed keys, plus one key per list field (slug → value). */
 export const ListItem = z
   .object({
     id: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES } from '../../lists/field-types/registry.js';
 
-/** Spec 2.2. Loose: "account-created fields may carry additional keys". */
+/** The field shape. Loose: "account-created fields may carry additional keys". */
 export const FieldDefinition = z.looseObject({
   name: z.string().max(255),
   type: z.enum(FIELD_TYPES),
@@ -11,7 +11,6 @@ export const FieldDefinition = z.looseObject({
   is_encryptable: z.boolean(),
 });
 
-/** Spec 2.1. */
 export const ListSchema = z.object({
   id: z.string().describe('List ID'),
   fields: z

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Spec 2.5 `links`: absolute URLs carrying only `page`; `prev`/`next` null at the ends. */
+/** The paging envelope `links`: absolute URLs carrying only `page`; `prev`/`next` null at the ends. */
 export const PageLinks = z.object({
   first: z.string(),
   last: z.string(),
@@ -18,7 +18,7 @@ const metaShape = {
   total: z.int(),
 };
 
-/** Spec 2.5 `meta`. */
+/** The paging envelope `meta`. */
 export const PageMeta = z.object(metaShape);
 
 /** getContacts page mode: `meta` also has a `links` array (Laravel's page links). */
@@ -33,7 +33,7 @@ export const ContactPageMeta = z.object({
   ),
 });
 
-/** The paging envelope of spec 2.5 around `item`. */
+/** The paging envelope around `item`. */
 export function pageOf<T extends z.ZodType>(item: T, meta: z.ZodType = PageMeta) {
   return z.object({ data: z.array(item), links: PageLinks, meta });
 }

@@ -14,7 +14,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { bots } from './bots.js';
 
-/** Spec 2.4: the messengers a contact can come from (`web` has no messenger ID). */
+/** The contact shape: the messengers a contact can come from (`web` has no messenger ID). */
 export const MESSENGERS = ['telegram', 'max', 'viber', 'vk', 'web'] as const;
 export type Messenger = (typeof MESSENGERS)[number];
 
@@ -43,7 +43,7 @@ export const contacts = pgTable(
     ),
     telegramUsername: text('telegram_username'),
     maxUsername: text('max_username'),
-    /** digits only, without `+` (spec 2.4) */
+    /** digits only, without `+` (the contact shape) */
     phone: text('phone'),
     email: text('email'),
     name: text('name').notNull(),
@@ -53,7 +53,7 @@ export const contacts = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
-    /** created while testing the bot in preview: excluded from every contact method (spec 4.11) */
+    /** created while testing the bot in preview: excluded from every contact method (getContacts) */
     preview: boolean('preview').notNull().default(false),
     firstMessage: text('first_message'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -78,7 +78,7 @@ export const contacts = pgTable(
   ],
 );
 
-/** Contact variables (spec 2.4); `utm` is derived from the ones named `utm_*`. */
+/** Contact variables (the contact shape); `utm` is derived from the ones named `utm_*`. */
 export const contactVariables = pgTable(
   'contact_variables',
   {

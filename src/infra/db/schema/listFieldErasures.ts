@@ -3,7 +3,7 @@ import { listSchemas } from './listSchemas.js';
 
 /**
  * Values of a deleted field that are still being erased from the list's records
- * (spec 4.6). The row is written in the same transaction that removes the field, so an
+ * (deleteListSchemaField). The row is written in the same transaction that removes the field, so an
  * erase cut short by a crash is resumed by the background job; while it exists the
  * field's slot is not given to a new field and its slug cannot be added back.
  */

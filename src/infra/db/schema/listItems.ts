@@ -4,7 +4,7 @@ import { bigint, index, jsonb, numeric, pgTable, text, timestamp } from 'drizzle
 /**
  * List records. `data` (slug → stored value) is the source of truth; the typed slot
  * columns mirror some fields so filters and sorts use generic btree indexes
- * (design: shared/design/record-storage.md). Partial indexes keep lists that do not
+ * (docs/records.md). Partial indexes keep lists that do not
  * use a slot from paying for it on insert.
  */
 export const listItems = pgTable(

@@ -18,14 +18,14 @@ export const projects = pgTable(
       .notNull()
       .references(() => accounts.id),
     name: text('name').notNull(),
-    /** Live lists; bumped in the same transaction as a list insert/delete (spec 8: 5000 cap). */
+    /** Live lists; bumped in the same transaction as a list insert/delete (the limits: 5000 cap). */
     listCount: integer('list_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [index('projects_owner_idx').on(t.ownerId)],
 );
 
-/** Team members: their keys do not reach the project (spec 1). */
+/** Team members: their keys do not reach the project (the API conventions). */
 export const projectMembers = pgTable(
   'project_members',
   {
