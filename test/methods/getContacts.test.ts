@@ -321,30 +321,6 @@ describe('offset mode (spec 4.11 rules 1 and 3)', () => {
   });
 });
 
-describe('getNumberOfContacts (spec 4.12)', () => {
-  it.each(TRANSPORTS)('answers {count} at the top level for all own bots via %s', async (via) => {
-    const res = await count({}, via);
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual({ count: 6 });
-  });
-
-  it('counts the same as getContacts totals for every filter', async () => {
-    for (const params of [{}, { bot_id: botB }, { date_from: T0 + 20 }, { date_to: T0 + 5 }]) {
-      expect((await count(params)).body.count).toBe((await get(params)).body.meta.total);
-    }
-  });
-
-  it.each([
-    [{ bot_id: 'abc' }, 'bot_id'],
-    [{ date_from: -1 }, 'date_from'],
-    [{ date_to: '1.5' }, 'date_to'],
-  ])('answers 422 for %o', async (params, key) => {
-    const res = await count(params);
-    expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors)).toEqual([key]);
-  });
-});
-
 describe('getContacts validation (spec 4.11, 8)', () => {
   it.each([
     [{ count: 0 }, 'count'],

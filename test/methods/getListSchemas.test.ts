@@ -11,12 +11,10 @@ import {
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 let t: TestApp;
-let owner: Tenant;
 let other: Tenant;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
   other = await makeTenant(t.db);
 });
 afterAll(() => t.close());
@@ -36,85 +34,6 @@ async function createList(tenant: Tenant, name = 'List', projectUuid = tenant.pr
   expect(res.status).toBe(201);
   return res.body.data as { id: string };
 }
-
-describe('getListSchema (spec 4.2)', () => {
-  it.each(TRANSPORTS)('returns the list as createListSchema did via %s', async (via) => {
-    const created = await call(
-      t.app,
-      'createListSchema',
-      { name: 'Shown', bot_id: owner.botId, is_menu: true, fields: FIELDS },
-      { key: owner.apiKey },
-    );
-    const res = await call(
-      t.app,
-      'getListSchema',
-      { schema_id: created.body.data.id },
-      { key: owner.apiKey, via },
-    );
-    expect(res.status).toBe(200);
-    expect(res.body).toEqual(created.body);
-    expect(res.body.data).toMatchObject({ is_menu: true, bot_id: owner.botId });
-    expect(res.body.data.fields.sum.currency).toBe('GBP');
-  });
-
-  it.each(TRANSPORTS)(
-    'answers 404 with errors.schema_id for an unknown list via %s',
-    async (via) => {
-      const res = await call(
-        t.app,
-        'getListSchema',
-        { schema_id: 'no-such-list' },
-        { key: owner.apiKey, via },
-      );
-      expect(res.status).toBe(404);
-      expect(res.body).toEqual({
-        message: expect.any(String),
-        error: expect.any(String),
-        errors: { schema_id: [res.body.message] },
-      });
-    },
-  );
-
-  it('answers 404 for a deleted list', async () => {
-    const list = await createList(owner);
-    expect(
-      (await call(t.app, 'deleteListSchema', { schema_id: list.id }, { key: owner.apiKey })).status,
-    ).toBe(204);
-    const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });
-    expect(res.status).toBe(404);
-    expect(res.body.errors.schema_id).toHaveLength(1);
-  });
-
-  it('answers 404, not 500, for an id Postgres could not even store', async () => {
-    const res = await call(
-      t.app,
-      'getListSchema',
-      { schema_id: 'a\u0000b' },
-      { key: owner.apiKey },
-    );
-    expect(res.status).toBe(404);
-  });
-
-  it('answers 403 for another account’s list', async () => {
-    const list = await createList(other);
-    const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
-  });
-
-  it('answers 403 for a list in a project the caller is only a team member of (spec 1)', async () => {
-    const shared = await makeInvitedProject(t.db, other, owner);
-    const list = await createList(other, 'Shared', shared.projectUuid);
-    const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });
-    expect(res.status).toBe(403);
-  });
-
-  it('answers 422 when schema_id is missing', async () => {
-    const res = await call(t.app, 'getListSchema', {}, { key: owner.apiKey });
-    expect(res.status).toBe(422);
-    expect(Object.keys(res.body.errors)).toEqual(['schema_id']);
-  });
-});
 
 describe('getListSchemas (spec 4.1, 2.5)', () => {
   let reader: Tenant;

@@ -1,14 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import {
-  itemCount,
-  makeContact,
-  makeList,
-  markListDeleted,
-  rawRecord,
-  type TestList,
-} from '../helpers/lists.js';
+import { makeContact, makeList, rawRecord, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 let t: TestApp;
@@ -43,9 +36,6 @@ async function addOne(data: Record<string, unknown> = { title: 'a', qty: 1 }, ta
 
 const update = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
   call(t.app, 'updateListItem', params, { key, via });
-const remove = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
-  call(t.app, 'deleteListItem', params, { key, via });
-
 describe('updateListItem (spec 4.9)', () => {
   it.each(TRANSPORTS)(
     'changes only the sent fields and answers 200 with the whole record via %s',
@@ -120,57 +110,5 @@ describe('updateListItem (spec 4.9)', () => {
     const item = await addOne();
     expect((await update({ item_id: item.id })).body.errors).toHaveProperty('data');
     expect((await update({ item_id: item.id, data: 'text' })).status).toBe(422);
-  });
-});
-
-describe('deleteListItem (spec 4.10)', () => {
-  it.each(TRANSPORTS)(
-    'deletes the record with 204 and no body, then answers 404 via %s',
-    async (via) => {
-      const item = await addOne();
-      const res = await remove({ item_id: item.id }, via);
-      expect(res.status).toBe(204);
-      expect(res.body).toBe('');
-      const again = await remove({ item_id: item.id }, via);
-      expect(again.status).toBe(404);
-      expect(again.body.errors).toHaveProperty('item_id');
-      expect((await update({ item_id: item.id, data: { title: 'x' } })).status).toBe(404);
-    },
-  );
-
-  it('keeps the list counter in step with deletes', async () => {
-    const own = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
-    const a = await addOne({ a: '1' }, own);
-    await addOne({ a: '2' }, own);
-    expect(await itemCount(t.db, own.id)).toBe(2);
-    await remove({ item_id: a.id });
-    await remove({ item_id: a.id });
-    expect(await itemCount(t.db, own.id)).toBe(1);
-    const page = await call(t.app, 'getListItems', { schema_id: own.id }, { key: owner.apiKey });
-    expect(page.body.meta.total).toBe(1);
-  });
-
-  it("answers 403 for another account's record and leaves it in place", async () => {
-    const item = await addOne();
-    expect((await remove({ item_id: item.id }, 'json', stranger.apiKey)).status).toBe(403);
-    expect(await rawRecord(t.db, item.id)).toBeDefined();
-  });
-
-  it('answers 404 for records of a deleted list on update, delete and getListItems (spec 4.4)', async () => {
-    const doomed = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
-    const item = await addOne({ a: 'x' }, doomed);
-    await markListDeleted(t.db, doomed.id);
-    expect((await update({ item_id: item.id, data: { a: 'y' } })).status).toBe(404);
-    expect((await remove({ item_id: item.id })).status).toBe(404);
-    const page = await call(t.app, 'getListItems', { schema_id: doomed.id }, { key: owner.apiKey });
-    expect(page.status).toBe(404);
-    expect(page.body.errors).toHaveProperty('schema_id');
-    const add = await call(
-      t.app,
-      'addListItem',
-      { schema_id: doomed.id, data: { a: 'z' } },
-      { key: owner.apiKey },
-    );
-    expect(add.status).toBe(404);
   });
 });
