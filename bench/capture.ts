@@ -2,7 +2,7 @@
  * The instrumented run: one request of each scenario through the service's own app
  * (in-process, same database), recording every Postgres query it sends and counting its
  * Redis commands. The recording is both the "raw" workload (the same SQL, replayed on a
- * plain pg pool by load.ts) and the round-trip count of issue 5's target.
+ * plain pg pool by load.ts) and the round-trip count of the benchmark's target.
  *
  * A round trip is counted when a command is sent while none of that store's commands is
  * outstanding: commands sent together (Promise.all, ioredis pipelining) overlap and count

@@ -1,5 +1,5 @@
 /**
- * Contacts benchmark (issue 4 items 7 and 8; design: shared/design/record-storage.md).
+ * Contacts benchmark (docs/records.md).
  *
  * 1. Imports N contacts (default 1,000,000) into one bot through `importContacts` (the code
  *    behind `contact import`), from NDJSON lines generated on the fly: the import rate.
@@ -52,7 +52,7 @@ const ms = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e6;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const fmt = (x: number) => x.toFixed(1);
 
-/** NDJSON as an export of another system would give it: a spec 2.4 contact per line. */
+/** NDJSON as an export of another system would give it: one contact per line, in the API's contact shape. */
 async function* contactLines(n: number): AsyncIterable<string> {
   const start = Date.parse('2023-01-01T00:00:00Z');
   for (let i = 0; i < n; i++) {

@@ -1,5 +1,5 @@
 /**
- * The benchmark's data set, built once per version and reused (issue 5 item 1).
+ * The benchmark's data set, built once per version and reused.
  *
  * List records are produced by the service's own storage code (validateData →
  * toStoredChanges, so `data` and the slot columns are exactly what addListItem writes) and

@@ -1,5 +1,5 @@
 /**
- * Record storage benchmark (issue 3 item 10; design: shared/design/record-storage.md).
+ * Record storage benchmark (docs/records.md).
  *
  * Loads one table with three interleaved lists (10k, 100k, 1M records; string, number and
  * contact fields in slots t1, n1, contact_id) and measures, through the real getListItems

@@ -1,6 +1,6 @@
 /**
  * Writes the run's results: results.json (everything), results.md (the tables and the
- * targets of issue 5, met or missed) and chart.svg (chart.ts).
+ * targets, met or missed) and chart.svg (chart.ts).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * The benchmark suite (issue 5; docs/benchmarks.md).
+ * The benchmark suite (docs/benchmarks.md).
  *
  *   npm run bench                 full run: 10k/100k/1M lists, 1M contacts (data set reused)
  *   npm run bench -- --smoke      tiny data, ~2 s per scenario, no targets (CI)

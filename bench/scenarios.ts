@@ -1,5 +1,5 @@
 /**
- * Scenarios a–i of issue 5 (g, the export, lives in exportScenario.ts): the request each
+ * Scenarios a–i (g, the export, lives in exportScenario.ts): the request each
  * sends, and how its raw twin varies the captured values between requests.
  */
 import { uuidv7 } from 'uuidv7';

@@ -1,6 +1,6 @@
 /**
  * The service's app with or without its auth and rate-limit step, for the overhead ratio
- * of issue 5 (the auth + Redis limiter path keeps ≥ 75 % of the same route without it).
+ * (the auth + Redis limiter path keeps ≥ 75 % of the same route without it).
  * Both variants start through this file, so the only difference is that step:
  *   node --import tsx bench/variantServer.ts --auth on|off|script
  * `off` answers every request as the account BENCH_ACCOUNT_ID without looking at the key

@@ -44,13 +44,13 @@ describe('typed client: one function per method', () => {
     for (const name of methodNames) expect(typeof client[name], name).toBe('function');
   });
 
-  it('calls getMe and returns the typed account (spec 5 rule 4)', async () => {
+  it('calls getMe and returns the typed account (the authentication rules)', async () => {
     const tenant = await makeTenant(t.db, { name: 'Client Ada' });
     const me = await clientFor(tenant).getMe();
     expect(me.data).toMatchObject({ id: tenant.accountId, name: 'Client Ada', plan: 'pro' });
   });
 
-  it('creates a list and a record with typed parameters (spec 4.3, 4.8)', async () => {
+  it('creates a list and a record with typed parameters (createListSchema, 4.8)', async () => {
     const tenant = await makeTenant(t.db);
     const client = clientFor(tenant);
     const list = await client.createListSchema({
@@ -72,7 +72,7 @@ describe('typed client: one function per method', () => {
 });
 
 describe('typed client: iterators over every page', () => {
-  it('listItems walks all pages of getListItems in order (spec 2.5, 4.7)', async () => {
+  it('listItems walks all pages of getListItems in order (the paging envelope, 4.7)', async () => {
     const tenant = await makeTenant(t.db);
     const client = clientFor(tenant);
     const list = await makeList(t.db, tenant, [{ slug: 'n', type: 'number' }]);
@@ -90,7 +90,7 @@ describe('typed client: iterators over every page', () => {
     expect(sentTo('getListItems').map((p) => p.page)).toEqual([1, 2, 3]);
   });
 
-  it('listSchemas walks getListSchemas past its fixed 50 per page (spec 4.1)', async () => {
+  it('listSchemas walks getListSchemas past its fixed 50 per page (getListSchemas)', async () => {
     const tenant = await makeTenant(t.db);
     for (let i = 0; i < 51; i++)
       await makeList(t.db, tenant, [{ slug: 's', type: 'string' }], `L${i}`);
@@ -99,7 +99,7 @@ describe('typed client: iterators over every page', () => {
     expect(names.size).toBe(51);
   });
 
-  it('exportContacts walks the offset export; listContacts the pages (spec 4.11)', async () => {
+  it('exportContacts walks the offset export; listContacts the pages (getContacts)', async () => {
     const tenant = await makeTenant(t.db);
     const ids = await seedContacts(t.db, tenant.botId, 25);
     const client = clientFor(tenant);
@@ -120,7 +120,7 @@ describe('typed client: iterators over every page', () => {
   });
 });
 
-describe('typed client: errors (spec 7)', () => {
+describe('typed client: errors (the error rules)', () => {
   it('exposes status, code and errors of a 422', async () => {
     const tenant = await makeTenant(t.db);
     const error = await clientFor(tenant)
@@ -152,7 +152,7 @@ describe('typed client: errors (spec 7)', () => {
   });
 });
 
-describe('typed client: 429 retries (spec 8)', () => {
+describe('typed client: 429 retries (the limits)', () => {
   let limited: TestApp;
   let limitedUrl: string;
   let now = Date.parse('2026-03-01T10:00:30Z');

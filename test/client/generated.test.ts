@@ -10,7 +10,7 @@ import { GENERATED_DIR, renderGeneratedFiles } from '../../client/scripts/genera
 
 const run = promisify(execFile);
 
-describe('the client package (issue 7: built from the OpenAPI document)', () => {
+describe('the client package (built from the OpenAPI document)', () => {
   it(
     'has generated types identical to what the current document produces',
     { timeout: 60_000 },

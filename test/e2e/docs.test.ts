@@ -46,8 +46,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-describe('GET /docs in a real browser (issue 7: discover and try every method)', () => {
-  it('lists every registered method, with GET and POST (spec 1 rule 1)', async () => {
+describe('GET /docs in a real browser (discover and try every method)', () => {
+  it('lists every registered method, with GET and POST (the API conventions)', async () => {
     const paths = await page.locator('.opblock-summary-path').allTextContents();
     const shown = paths.map((p) => p.replace(/\u200b/g, '').trim());
     for (const name of methods.keys()) {
@@ -66,7 +66,7 @@ describe('GET /docs in a real browser (issue 7: discover and try every method)',
     expect(consoleErrors.filter((e) => /Content Security Policy/i.test(e))).toEqual([]);
   });
 
-  it('sends a request with the API key from the page and shows the 200 (spec 5 rule 1)', async () => {
+  it('sends a request with the API key from the page and shows the 200 (the authentication rules)', async () => {
     await page.locator('button.authorize').first().click();
     const bearer = page.locator('.auth-container').filter({ hasText: 'bearerAuth' });
     await bearer.locator('input').fill(tenant.apiKey);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import qs from 'qs';
 
-/** How the parameters travel: GET query string, JSON body or form body (spec 1 rule 2). */
+/** How the parameters travel: GET query string, JSON body or form body (the API conventions). */
 export type Transport = 'query' | 'json' | 'form';
 export const TRANSPORTS: Transport[] = ['query', 'json', 'form'];
 

@@ -26,7 +26,7 @@ export async function makeTenant(db: Database, account: Partial<NewAccount> = {}
   };
 }
 
-/** A project owned by `owner` where `member` is only invited as a team member (spec 1). */
+/** A project owned by `owner` where `member` is only invited as a team member (the API conventions). */
 export async function makeInvitedProject(db: Database, owner: Tenant, member: Tenant) {
   const project = await createProject(db, owner.accountId, 'Shared');
   const bot = await createBot(db, project.uuid, 'Shared bot');

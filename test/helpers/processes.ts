@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './freePort.js';
 
 /** Process-level tests run the built entry points, as `npm start` and `npm run cli` do. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -55,21 +55,6 @@ export function run(
 /** `npm run --silent cli -- <args>` without npm: the built CLI entry. */
 export function runCli(args: string[], env: Record<string, string | undefined>) {
   return run(process.execPath, [CLI_ENTRY, ...args], env);
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export interface ServerProcess {

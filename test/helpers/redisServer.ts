@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, Socket } from 'node:net';
+import { Socket } from 'node:net';
+import { freePort } from './freePort.js';
 
 /**
  * A throwaway redis-server on a random port, for outage tests: the shared Redis on 6379
@@ -14,21 +15,6 @@ export interface RedisServer {
   /** SIGSTOP / SIGCONT: the connection stays up but nothing answers */
   pause(): void;
   resume(): void;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === 'object' && address
-          ? resolve(address.port)
-          : reject(new Error('no port')),
-      );
-    });
-  });
 }
 
 export async function startRedisServer(): Promise<RedisServer> {

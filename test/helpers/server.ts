@@ -3,12 +3,13 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { freePort, postApi, startServer, type ServerProcess } from './processes.js';
+import { freePort } from './freePort.js';
+import { postApi, startServer, type ServerProcess } from './processes.js';
 import { startRedisServer, waitFor, type RedisServer } from './redisServer.js';
 import { TEST_ENCRYPTION_KEY } from './testApp.js';
 
 /**
- * Real server processes for the fault tests (issue 6 items 1–5). The shared Postgres on
+ * Real server processes for the fault tests. The shared Postgres on
  * 5432 and Redis on 6379 serve every engineer's tests on this machine, so outages and
  * crashes happen to throwaway ones: a Postgres cluster of our own (initdb into a temp
  * directory, its own port) and a redis-server of our own (redisServer.ts).

@@ -77,7 +77,7 @@ async function expectWarm(t: TestApp, key: string): Promise<void> {
   throw new Error('the shared key epoch kept changing; could not prove the cache warm');
 }
 
-describe('where the key is read from (spec 5 rule 1)', () => {
+describe('where the key is read from (the authentication rules)', () => {
   it('accepts Authorization: Bearer', async () => {
     expect((await getMe(one, tenant.apiKey)).status).toBe(200);
   });
@@ -137,7 +137,7 @@ describe('where the key is read from (spec 5 rule 1)', () => {
   });
 });
 
-describe('401 (spec 5 rule 5, spec 7)', () => {
+describe('401 (the authentication rules, the error rules)', () => {
   const badHeaders: Array<[string, Record<string, string>]> = [
     ['no key at all', {}],
     ['a wrong key', { authorization: 'Bearer lk_not-a-real-key' }],
@@ -172,7 +172,7 @@ describe('401 (spec 5 rule 5, spec 7)', () => {
   });
 });
 
-describe('402 and 403 (spec 5 rule 5)', () => {
+describe('402 and 403 (the authentication rules)', () => {
   it('answers a key whose owner is on the free plan with 402 pro_required', async () => {
     const free = await makeTenant(one.db, { plan: 'free' });
     const res = await getMe(one, free.apiKey);
@@ -189,7 +189,7 @@ describe('402 and 403 (spec 5 rule 5)', () => {
   });
 });
 
-describe('changes apply on the very next request on every instance (spec 5 rule 3)', () => {
+describe('changes apply on the very next request on every instance (the authentication rules)', () => {
   it('proves a warm cache answers without Postgres', async () => {
     const fresh = await makeTenant(one.db);
     expect(await checkouts(one, () => getMe(one, fresh.apiKey))).toBe(1);

@@ -107,127 +107,121 @@ afterAll(() => {
   if (tree) rmSync(tree, { recursive: true, force: true });
 });
 
-describe(
-  'build freshness (issue 17: no compilation on the command path)',
-  { timeout: 120_000 },
-  () => {
-    it('the listkeeper bin is an executable Node script and npm ci builds (prepare)', () => {
-      const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
-        bin: Record<string, string>;
-        scripts: Record<string, string>;
-      };
-      expect(pkg.bin).toEqual({ listkeeper: 'bin/listkeeper.js' });
-      expect(readFileSync(path.join(ROOT, pkg.bin.listkeeper!), 'utf8')).toMatch(
-        /^#!\/usr\/bin\/env node\n/,
-      );
-      expect(statSync(path.join(ROOT, pkg.bin.listkeeper!)).mode & 0o111).not.toBe(0);
-      // npm ci in a fresh clone leaves a compiled dist/
-      expect(pkg.scripts.prepare).toBe('node scripts/ensure-build.mjs');
-    });
+describe('build freshness (no compilation on the command path)', { timeout: 120_000 }, () => {
+  it('the listkeeper bin is an executable Node script and npm ci builds (prepare)', () => {
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+      scripts: Record<string, string>;
+    };
+    expect(pkg.bin).toEqual({ listkeeper: 'bin/listkeeper.js' });
+    expect(readFileSync(path.join(ROOT, pkg.bin.listkeeper!), 'utf8')).toMatch(
+      /^#!\/usr\/bin\/env node\n/,
+    );
+    expect(statSync(path.join(ROOT, pkg.bin.listkeeper!)).mode & 0o111).not.toBe(0);
+    // npm ci in a fresh clone leaves a compiled dist/
+    expect(pkg.scripts.prepare).toBe('node scripts/ensure-build.mjs');
+  });
 
-    it('a tree without dist/ is compiled once (npm ci runs prepare), printing nothing on stdout', async () => {
-      const res = await check();
-      expect(res, res.stderr).toMatchObject({ code: 0, stdout: '' });
-      expect(tscCalls()).toBe(1);
-      for (const file of ['main.js', 'migrateMain.js', 'cli/main.js', '.build-stamp']) {
-        expect(existsSync(path.join(tree, 'dist', file)), file).toBe(true);
-      }
-    });
+  it('a tree without dist/ is compiled once (npm ci runs prepare), printing nothing on stdout', async () => {
+    const res = await check();
+    expect(res, res.stderr).toMatchObject({ code: 0, stdout: '' });
+    expect(tscCalls()).toBe(1);
+    for (const file of ['main.js', 'migrateMain.js', 'cli/main.js', '.build-stamp']) {
+      expect(existsSync(path.join(tree, 'dist', file)), file).toBe(true);
+    }
+  });
 
-    it('npm start, npm run migrate and npm run cli on an up-to-date tree run dist/ without calling tsc or touching dist/', async () => {
-      const before = mtimes(path.join(tree, 'dist'));
-      const start = await npm('start');
-      expect(start, start.stderr).toMatchObject({ code: 0, stdout: 'server 1\n' });
-      const migrate = await npm('migrate');
-      expect(migrate, migrate.stderr).toMatchObject({ code: 0, stdout: 'migrated\n' });
-      // the contract: `npm run --silent cli -- … --json` prints the CLI's stdout and nothing else
-      const cli = await npm('cli', '--', ...CLI_ARGS);
-      expect(cli, cli.stderr).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
-      const bin = await exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS]);
-      expect(bin).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
-      expect(tscCalls()).toBe(1);
-      expect(mtimes(path.join(tree, 'dist'))).toEqual(before);
-    });
+  it('npm start, npm run migrate and npm run cli on an up-to-date tree run dist/ without calling tsc or touching dist/', async () => {
+    const before = mtimes(path.join(tree, 'dist'));
+    const start = await npm('start');
+    expect(start, start.stderr).toMatchObject({ code: 0, stdout: 'server 1\n' });
+    const migrate = await npm('migrate');
+    expect(migrate, migrate.stderr).toMatchObject({ code: 0, stdout: 'migrated\n' });
+    // the contract: `npm run --silent cli -- … --json` prints the CLI's stdout and nothing else
+    const cli = await npm('cli', '--', ...CLI_ARGS);
+    expect(cli, cli.stderr).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
+    const bin = await exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS]);
+    expect(bin).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
+    expect(tscCalls()).toBe(1);
+    expect(mtimes(path.join(tree, 'dist'))).toEqual(before);
+  });
 
-    it('a changed source file makes the next npm start rebuild, once', async () => {
-      edit('src/lib/version.ts', 'export const version = 2;\n');
-      const first = await npm('start');
-      expect(first, first.stderr).toMatchObject({ code: 0, stdout: 'server 2\n' });
-      expect(tscCalls()).toBe(2);
-      const second = await npm('start');
-      expect(second).toMatchObject({ code: 0, stdout: 'server 2\n' });
-      expect(tscCalls()).toBe(2);
-    });
+  it('a changed source file makes the next npm start rebuild, once', async () => {
+    edit('src/lib/version.ts', 'export const version = 2;\n');
+    const first = await npm('start');
+    expect(first, first.stderr).toMatchObject({ code: 0, stdout: 'server 2\n' });
+    expect(tscCalls()).toBe(2);
+    const second = await npm('start');
+    expect(second).toMatchObject({ code: 0, stdout: 'server 2\n' });
+    expect(tscCalls()).toBe(2);
+  });
 
-    it('a deleted source file and a changed tsconfig count as changes too', async () => {
-      write('src/lib/extra.ts', 'export const extra = 1;\n');
-      expect((await check()).code).toBe(0);
-      const calls = tscCalls();
-      rmSync(path.join(tree, 'src/lib/extra.ts'));
-      expect((await check()).code).toBe(0);
-      expect(tscCalls()).toBe(calls + 1);
-      edit('tsconfig.build.json', readFileSync(path.join(tree, 'tsconfig.build.json'), 'utf8'));
-      expect((await check()).code).toBe(0);
-      expect(tscCalls()).toBe(calls + 2);
-    });
+  it('a deleted source file and a changed tsconfig count as changes too', async () => {
+    write('src/lib/extra.ts', 'export const extra = 1;\n');
+    expect((await check()).code).toBe(0);
+    const calls = tscCalls();
+    rmSync(path.join(tree, 'src/lib/extra.ts'));
+    expect((await check()).code).toBe(0);
+    expect(tscCalls()).toBe(calls + 1);
+    edit('tsconfig.build.json', readFileSync(path.join(tree, 'tsconfig.build.json'), 'utf8'));
+    expect((await check()).code).toBe(0);
+    expect(tscCalls()).toBe(calls + 2);
+  });
 
-    it('ten CLI calls at once on a stale tree run one tsc and all answer', async () => {
-      edit('src/lib/version.ts', 'export const version = 3;\n');
-      const calls = tscCalls();
-      const results = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS]),
-        ),
-      );
-      for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0, stdout: CLI_OUT });
-      expect(tscCalls()).toBe(calls + 1);
-      expect(existsSync(path.join(tree, 'dist/.build-lock'))).toBe(false);
-      expect(readFileSync(path.join(tree, 'dist/lib/version.js'), 'utf8')).toContain('3');
-    });
+  it('ten CLI calls at once on a stale tree run one tsc and all answer', async () => {
+    edit('src/lib/version.ts', 'export const version = 3;\n');
+    const calls = tscCalls();
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS])),
+    );
+    for (const r of results) expect(r, r.stderr).toMatchObject({ code: 0, stdout: CLI_OUT });
+    expect(tscCalls()).toBe(calls + 1);
+    expect(existsSync(path.join(tree, 'dist/.build-lock'))).toBe(false);
+    expect(readFileSync(path.join(tree, 'dist/lib/version.js'), 'utf8')).toContain('3');
+  });
 
-    it('a lock left by a build that died is taken over', async () => {
-      const dead = await new Promise<number>((resolve) => {
-        const child = spawn(process.execPath, ['-e', '0']);
-        child.on('exit', () => resolve(child.pid!));
-      });
-      write('dist/.build-lock', String(dead));
-      edit('src/lib/version.ts', 'export const version = 4;\n');
-      const calls = tscCalls();
-      const res = await check();
-      expect(res, res.stderr).toMatchObject({ code: 0, stdout: '' });
-      expect(tscCalls()).toBe(calls + 1);
-      expect(existsSync(path.join(tree, 'dist/.build-lock'))).toBe(false);
+  it('a lock left by a build that died is taken over', async () => {
+    const dead = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['-e', '0']);
+      child.on('exit', () => resolve(child.pid!));
     });
+    write('dist/.build-lock', String(dead));
+    edit('src/lib/version.ts', 'export const version = 4;\n');
+    const calls = tscCalls();
+    const res = await check();
+    expect(res, res.stderr).toMatchObject({ code: 0, stdout: '' });
+    expect(tscCalls()).toBe(calls + 1);
+    expect(existsSync(path.join(tree, 'dist/.build-lock'))).toBe(false);
+  });
 
-    it('a type error fails the command with nothing on stdout, and is compiled again next time', async () => {
-      edit('src/lib/version.ts', "export const version: number = 'five';\n");
-      const calls = tscCalls();
-      const res = await npm('cli', '--', ...CLI_ARGS);
-      expect(res.code).not.toBe(0);
-      expect(res.stdout).toBe('');
-      expect(res.stderr).toMatch(/error TS2322/);
-      edit('src/lib/version.ts', 'export const version = 5;\n');
-      const fixed = await npm('start');
-      expect(fixed, fixed.stderr).toMatchObject({ code: 0, stdout: 'server 5\n' });
-      expect(tscCalls()).toBe(calls + 2);
-    });
+  it('a type error fails the command with nothing on stdout, and is compiled again next time', async () => {
+    edit('src/lib/version.ts', "export const version: number = 'five';\n");
+    const calls = tscCalls();
+    const res = await npm('cli', '--', ...CLI_ARGS);
+    expect(res.code).not.toBe(0);
+    expect(res.stdout).toBe('');
+    expect(res.stderr).toMatch(/error TS2322/);
+    edit('src/lib/version.ts', 'export const version = 5;\n');
+    const fixed = await npm('start');
+    expect(fixed, fixed.stderr).toMatchObject({ code: 0, stdout: 'server 5\n' });
+    expect(tscCalls()).toBe(calls + 2);
+  });
 
-    it('without src/ (the runtime image) dist/ runs as shipped, even with no typescript installed', async () => {
-      rmSync(path.join(tree, 'src'), { recursive: true });
-      rmSync(path.join(tree, 'node_modules/typescript'), { recursive: true });
-      const calls = tscCalls();
-      const start = await npm('start');
-      expect(start, start.stderr).toMatchObject({ code: 0, stdout: 'server 5\n' });
-      const cli = await exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS]);
-      expect(cli).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
-      expect(tscCalls()).toBe(calls);
-    });
+  it('without src/ (the runtime image) dist/ runs as shipped, even with no typescript installed', async () => {
+    rmSync(path.join(tree, 'src'), { recursive: true });
+    rmSync(path.join(tree, 'node_modules/typescript'), { recursive: true });
+    const calls = tscCalls();
+    const start = await npm('start');
+    expect(start, start.stderr).toMatchObject({ code: 0, stdout: 'server 5\n' });
+    const cli = await exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS]);
+    expect(cli).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
+    expect(tscCalls()).toBe(calls);
+  });
 
-    it('without src/ and dist/ (npm ci before the sources are copied in) prepare does nothing', async () => {
-      rmSync(path.join(tree, 'dist'), { recursive: true });
-      const res = await check();
-      expect(res).toMatchObject({ code: 0, stdout: '', stderr: '' });
-      expect(existsSync(path.join(tree, 'dist'))).toBe(false);
-    });
-  },
-);
+  it('without src/ and dist/ (npm ci before the sources are copied in) prepare does nothing', async () => {
+    rmSync(path.join(tree, 'dist'), { recursive: true });
+    const res = await check();
+    expect(res).toMatchObject({ code: 0, stdout: '', stderr: '' });
+    expect(existsSync(path.join(tree, 'dist'))).toBe(false);
+  });
+});

@@ -1,9 +1,10 @@
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, freePort, ROOT, run, runCli, SERVER_ENTRY } from '../helpers/processes.js';
+import { freePort } from '../helpers/freePort.js';
+import { ensureBuilt, ROOT, run, runCli, SERVER_ENTRY } from '../helpers/processes.js';
 
-// Configuration at the process level (contract/operations.md "Configuration": "a missing or
+// Configuration at the process level (docs/operations.md "Configuration": "a missing or
 // invalid required variable stops start-up with one clear line naming it, before anything
 // listens"). loadConfig's rules themselves are unit-tested in test/unit/config.test.ts.
 

@@ -36,8 +36,8 @@ const exportBot = async (botId: number) =>
   (await call(t.app, 'getContacts', { bot_id: botId, limit: 1000 }, { key: owner.apiKey })).body
     .data as Record<string, unknown>[];
 
-describe('contact import (contract/operations.md, issue 4 item 8)', () => {
-  it('imports every messenger in the spec 2.4 shape with variables, preview and times as given', async () => {
+describe('contact import (docs/operations.md)', () => {
+  it('imports every messenger in the the contact shape shape with variables, preview and times as given', async () => {
     const botId = await newBot();
     const { counts, failures } = await run(botId, [
       {

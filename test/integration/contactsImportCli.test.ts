@@ -32,7 +32,7 @@ function ndjson(name: string, lines: (string | object)[]): string {
   return file;
 }
 
-describe('contact import in the operator CLI (contract/operations.md)', () => {
+describe('contact import in the operator CLI (docs/operations.md)', () => {
   it('prints exactly {imported, updated, failed} with --json, bad lines one per line on stderr', async () => {
     const file = ndjson('mixed.ndjson', [
       { messenger: 'telegram', telegram_id: 31, name: 'A' },

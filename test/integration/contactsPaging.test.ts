@@ -27,7 +27,7 @@ function prng(seed: number) {
 }
 
 for (const redis of [true, false]) {
-  describe(`deep paging equals plain OFFSET (issue 4 item 7; hints in ${redis ? 'Redis' : 'process memory'})`, () => {
+  describe(`deep paging equals plain OFFSET (hints in ${redis ? 'Redis' : 'process memory'})`, () => {
     let t: TestApp;
     let owner: Tenant;
     let botB: number;

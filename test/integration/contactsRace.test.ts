@@ -17,7 +17,7 @@ afterAll(() => t.close());
 const upsert = (params: Record<string, unknown>) =>
   call(t.app, 'createOrUpdateContact', params, { key: owner.apiKey });
 
-describe('createOrUpdateContact under concurrency (issue 4 item 6, spec 4.13)', () => {
+describe('createOrUpdateContact under concurrency', () => {
   it('turns 50 simultaneous calls for one telegram_id into one contact, one 201 and one new subscriber', async () => {
     const before = await subscriberCount(t.db, owner.botId);
     const responses = await Promise.all(

@@ -23,7 +23,7 @@ afterAll(async () => {
   await t.close();
 });
 
-describe('before the sunset date (spec 9)', () => {
+describe('before the sunset date (the versioning rules)', () => {
   it('answers as usual with Deprecation: true and Sunset as an HTTP-date', async () => {
     const res = await call(t.app, 'getMe', {}, { key: tenant.apiKey });
     expect(res.status).toBe(200);
@@ -62,7 +62,7 @@ describe('before the sunset date (spec 9)', () => {
   });
 });
 
-describe('from the sunset date on (spec 9, spec 7: 410 method_removed)', () => {
+describe('from the sunset date on (the versioning rules, the error rules: 410 method_removed)', () => {
   it.each([
     ['on the date itself', SUNSET],
     ['a year later', SUNSET + 365 * 86_400_000],

@@ -10,7 +10,7 @@ import {
   type ServerProcess,
 } from '../helpers/processes.js';
 
-// The embedded default (issue 2 item 13; contract/operations.md "Embedded first start"):
+// The embedded default (docs/operations.md "Embedded first start"):
 // no DATABASE_URL, no REDIS_URL, PGlite under DATA_DIR, a demo account on the first start.
 interface Demo {
   api_key: string;
@@ -56,7 +56,7 @@ describe('first start on the embedded default', PROCESSES, () => {
     expect(await res.json()).toMatchObject({ postgres: true, redis: null });
   });
 
-  it('answers getMe with the demo key: a Pro account (spec 5 rule 4)', async () => {
+  it('answers getMe with the demo key: a Pro account (the authentication rules)', async () => {
     const me = await callHttp(server.url, 'getMe', {}, demo.api_key);
     expect(me.status).toBe(200);
     expect(me.body.data).toMatchObject({ id: demo.account_id, plan: 'pro' });

@@ -42,7 +42,7 @@ function isJson(res: { headers: Record<string, unknown> }) {
   return /^application\/json/.test(String(res.headers['content-type']));
 }
 
-describe('not found (decisions: unknown method and unknown path are 404 JSON)', () => {
+describe('not found (docs/decisions.md: unknown method and unknown path are 404 JSON)', () => {
   it('answers an unknown method name with 404 JSON, before authentication', async () => {
     const res = await call(t.app, 'decodeShortLink', {});
     expect(res.status).toBe(404);
@@ -97,7 +97,7 @@ describe('not found (decisions: unknown method and unknown path are 404 JSON)', 
   });
 });
 
-describe('unreadable requests (decisions: 400 JSON, oversized 413 JSON)', () => {
+describe('unreadable requests (docs/decisions.md: 400 JSON, oversized 413 JSON)', () => {
   it('answers malformed JSON with 400 JSON', async () => {
     const res = await post('{"name": ', 'application/json');
     expect(res.statusCode).toBe(400);
@@ -186,7 +186,7 @@ describe('unreadable requests (decisions: 400 JSON, oversized 413 JSON)', () => 
   });
 });
 
-describe('unexpected failures (spec 7: 500 {error, request_id}, logged once)', () => {
+describe('unexpected failures (the error rules: 500 {error, request_id}, logged once)', () => {
   it('answers 500 with only the error code and the request id', async () => {
     const res = await call(probe.app, 'explode', {}, { key: tenant.apiKey });
     expect(res.status).toBe(500);
@@ -215,7 +215,7 @@ describe('unexpected failures (spec 7: 500 {error, request_id}, logged once)', (
   });
 });
 
-describe('Postgres unreachable (decisions: 503 JSON with Retry-After)', () => {
+describe('Postgres unreachable (docs/decisions.md: 503 JSON with Retry-After)', () => {
   it('answers 503 with Retry-After, and /readyz says not ready', async () => {
     const unreachable = connectPostgres(
       'postgres://postgres@127.0.0.1:1/nowhere',

@@ -56,7 +56,7 @@ async function createOverHttp(tenant: Tenant, i: number) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe('the 5000-lists-per-project limit (spec 4.3, 8)', () => {
+describe('the 5000-lists-per-project limit (createListSchema)', () => {
   it('lets exactly 10 of 50 concurrent creates into a project holding 4990 lists', async () => {
     const tenant = await makeTenant(t.db);
     await fillProject(tenant, 4990);

@@ -15,7 +15,7 @@ import { makeContact, makeList, type TestList } from '../helpers/lists.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
 /**
- * The record methods on embedded PGlite (issue 3 item 12): the same SQL as on Postgres —
+ * The record methods on embedded PGlite: the same SQL as on Postgres —
  * prepared lookups, the guarded insert, slot and JSONB filters, ILIKE, day ranges, sorts.
  */
 const dataDir = mkdtempSync(path.join(tmpdir(), 'lk-records-embedded-'));
@@ -68,7 +68,7 @@ afterAll(async () => {
 const keys = (body: { data: { id: string }[] }) =>
   body.data.map((r) => Object.entries(ids).find(([, id]) => id === r.id)?.[0]);
 
-describe('list records on embedded PGlite (spec 4.7–4.10)', () => {
+describe('list records on embedded PGlite (getListItems, addListItem, updateListItem, deleteListItem)', () => {
   it.each([
     [{ s1: 'like,al%' }, ['c', 'a']],
     // PGlite runs in the C locale: like folds ASCII case only there (docs/records.md)

@@ -23,7 +23,7 @@ afterAll(() => t.close());
 
 const key = () => owner.apiKey;
 
-describe('encrypted fields (spec 2.2 is_encryptable, 2.3, 4.7 rule 5)', () => {
+describe('encrypted fields (is_encryptable: stored encrypted, shown decrypted, never filtered)', () => {
   it.each(TRANSPORTS)(
     'stores the value encrypted at rest and returns it decrypted via %s',
     async (via) => {

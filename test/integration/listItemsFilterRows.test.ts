@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
  * The filter compiler, second half (STYLE 6): the rows it finds on real Postgres data, for
- * every type and operator of spec 4.7. Each case runs twice: on a list whose fields have
+ * every type and operator of getListItems. Each case runs twice: on a list whose fields have
  * slot columns, and on one whose slots are all taken by padding fields (JSONB fallback).
  */
 let t: TestApp;
@@ -180,7 +180,7 @@ async function find(kind: 'slotted' | 'jsonb', filters: Record<string, unknown>)
 }
 
 describe.each(['slotted', 'jsonb'] as const)(
-  'filters on real rows, %s fields (spec 4.7)',
+  'filters on real rows, %s fields (getListItems)',
   (kind) => {
     it.each(CASES)('%s', async (_name, filters, expected) => {
       expect(await find(kind, filters)).toEqual([...expected].sort());

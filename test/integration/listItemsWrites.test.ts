@@ -20,7 +20,7 @@ afterAll(() => t.close());
 
 const changes = { data: { a: 'x' }, slots: { t1: 'x' } };
 
-describe('insertItemRow (spec 4.8, issue 3 item 10 counter)', () => {
+describe('insertItemRow (addListItem: the record and the list counter together)', () => {
   it('writes the record, its slot and the counter together', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
     const row = await insertItemRow(

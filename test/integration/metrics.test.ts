@@ -1,8 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { freePort } from '../helpers/freePort.js';
 
 async function scrape(t: TestApp): Promise<string> {
   const res = await t.app.inject({ method: 'GET', url: '/metrics' });
@@ -17,7 +17,7 @@ function sample(text: string, series: string): number | undefined {
   return line === undefined ? undefined : Number(line.slice(series.length + 1));
 }
 
-describe('GET /metrics (issue 7: what the service is doing, for Prometheus)', () => {
+describe('GET /metrics (what the service is doing, for Prometheus)', () => {
   let t: TestApp;
   let tenant: Tenant;
   beforeAll(async () => {
@@ -57,7 +57,7 @@ describe('GET /metrics (issue 7: what the service is doing, for Prometheus)', ()
     expect(sample(text, 'listkeeper_api_requests_total{method="unknown",status="404"}')).toBe(1);
   });
 
-  it('counts requests refused by the rate limiter (spec 8)', async () => {
+  it('counts requests refused by the rate limiter (the limits)', async () => {
     const other = await makeTenant(t.db);
     const statuses: number[] = [];
     for (let i = 0; i < 5; i++)
@@ -138,14 +138,3 @@ describe('metrics configuration (METRICS, METRICS_PORT)', () => {
     await expect(fetch(`http://127.0.0.1:${port}/metrics`)).rejects.toThrow();
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}

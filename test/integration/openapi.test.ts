@@ -22,7 +22,7 @@ afterAll(() => t.close());
 
 const registered = [...methods.keys()];
 
-describe('GET /api/v1/openapi.json (issue 7: the API described from its own schemas)', () => {
+describe('GET /api/v1/openapi.json (the API described from its own schemas)', () => {
   it('is served without an API key, as JSON, ahead of the /api/v1/:method route', async () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/v1/openapi.json' });
     expect(res.statusCode).toBe(200);
@@ -54,25 +54,28 @@ describe('GET /api/v1/openapi.json (issue 7: the API described from its own sche
     }
   });
 
-  it.each(registered)('describes %s with both verbs and the same parameters (spec 1)', (name) => {
-    const item = doc.paths[`/${name}`] as Json;
-    expect(item.get.operationId).toBe(`${name}ViaGet`);
-    expect(item.post.operationId).toBe(name);
-    const params = doc.components.schemas[`${name}Params`] as Json;
-    expect(params, 'parameter schema').toBeDefined();
-    // An open record documents nothing: the method validates somewhere the document cannot see.
-    const open = !params.properties && !params.allOf && !params.anyOf && !params.oneOf;
-    expect(open, `${name}'s parameters are an open record`).toBe(false);
-    const bodyTypes = Object.keys(item.post.requestBody.content);
-    expect(bodyTypes).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-    for (const p of item.get.parameters as Json[]) expect(p.in).toBe('query');
-    expect(Object.keys(item.post.responses)).toEqual(
-      expect.arrayContaining(['401', '402', '403', '404', '410', '422', '429']),
-    );
-  });
+  it.each(registered)(
+    'describes %s with both verbs and the same parameters (the API conventions)',
+    (name) => {
+      const item = doc.paths[`/${name}`] as Json;
+      expect(item.get.operationId).toBe(`${name}ViaGet`);
+      expect(item.post.operationId).toBe(name);
+      const params = doc.components.schemas[`${name}Params`] as Json;
+      expect(params, 'parameter schema').toBeDefined();
+      // An open record documents nothing: the method validates somewhere the document cannot see.
+      const open = !params.properties && !params.allOf && !params.anyOf && !params.oneOf;
+      expect(open, `${name}'s parameters are an open record`).toBe(false);
+      const bodyTypes = Object.keys(item.post.requestBody.content);
+      expect(bodyTypes).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+      for (const p of item.get.parameters as Json[]) expect(p.in).toBe('query');
+      expect(Object.keys(item.post.responses)).toEqual(
+        expect.arrayContaining(['401', '402', '403', '404', '410', '422', '429']),
+      );
+    },
+  );
 
   it.each(registered)(
-    'marks as required only %s parameters whose absence the API rejects with 422 (spec 7)',
+    'marks as required only %s parameters whose absence the API rejects with 422 (the error rules)',
     async (name) => {
       const required = (doc.paths[`/${name}`] as Json).get.parameters
         .filter((p: Json) => p.required)
@@ -88,7 +91,7 @@ describe('GET /api/v1/openapi.json (issue 7: the API described from its own sche
     },
   );
 
-  it('declares both ways to pass the key as security schemes (spec 5 rule 1)', () => {
+  it('declares both ways to pass the key as security schemes (the authentication rules)', () => {
     expect(doc.components.securitySchemes).toMatchObject({
       bearerAuth: { type: 'http', scheme: 'bearer' },
       apiToken: { type: 'apiKey', in: 'query', name: 'api_token' },
@@ -96,7 +99,7 @@ describe('GET /api/v1/openapi.json (issue 7: the API described from its own sche
     expect(doc.security).toEqual([{ bearerAuth: [] }, { apiToken: [] }]);
   });
 
-  it('documents the rate-limit and deprecation headers (spec 8, 9)', () => {
+  it('documents the rate-limit and deprecation headers (the limits, 9)', () => {
     const responses = doc.components.responses as Json;
     expect(Object.keys(responses.TooManyAttempts.headers)).toEqual(
       expect.arrayContaining(['Retry-After', 'X-RateLimit-Limit', 'X-RateLimit-Remaining']),
@@ -112,7 +115,7 @@ describe('GET /api/v1/openapi.json (issue 7: the API described from its own sche
     );
   });
 
-  it('gives every error status of spec 7 a response with a body schema', () => {
+  it('gives every error status of the error rules a response with a body schema', () => {
     const ops = (doc.paths['/getMe'] as Json).post.responses as Json;
     for (const status of ['401', '402', '403', '404', '410', '422', '429']) {
       const ref = ops[status].$ref as string;
@@ -124,7 +127,7 @@ describe('GET /api/v1/openapi.json (issue 7: the API described from its own sche
   });
 });
 
-describe('error bodies (spec 7) against the document', () => {
+describe('error bodies (the error rules) against the document', () => {
   const samples: [number, { status: number; body: unknown }][] = [
     [400, errors.badRequest('x')],
     [401, errors.unauthorized()],

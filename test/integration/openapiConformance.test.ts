@@ -8,7 +8,7 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
  * Issue 7: the document cannot drift from the code. Real calls of every method, successes
- * and spec 7 errors, are checked against the response schemas the document publishes.
+ * and the error rules errors, are checked against the response schemas the document publishes.
  */
 let t: TestApp;
 let check: ReturnType<typeof responseChecker>;
@@ -54,12 +54,12 @@ const ALL_TYPES = [
   { name: 'Secret', slug: 'secret', type: 'string', is_required: false, is_encryptable: true },
 ];
 
-describe('responses conform to the OpenAPI document (issue 7)', () => {
+describe('responses conform to the OpenAPI document', () => {
   let schemaId = '';
   let itemId = '';
   let contactId = 0;
 
-  it('getMe: 200, and 401 / 402 errors (spec 5)', async () => {
+  it('getMe: 200, and 401 / 402 errors (the authentication rules)', async () => {
     await conforming('getMe', {}, { expect: 200 });
     await conforming('getMe', {}, { via: 'query', expect: 200 });
     await conforming('getMe', {}, { key: 'not-a-key', expect: 401 });
@@ -67,7 +67,7 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     await conforming('getMe', {}, { key: free.apiKey, expect: 402 });
   });
 
-  it('createOrUpdateContact: 201 created, 200 updated, 404 and 422 (spec 4.13)', async () => {
+  it('createOrUpdateContact: 201 created, 200 updated, 404 and 422 (createOrUpdateContact)', async () => {
     const created = await conforming(
       'createOrUpdateContact',
       {
@@ -105,7 +105,7 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     );
   });
 
-  it('getContacts and getNumberOfContacts: page mode, offset mode, count (spec 4.11, 4.12)', async () => {
+  it('getContacts and getNumberOfContacts: page mode, offset mode, count (getContacts, 4.12)', async () => {
     await seedContact(t.db, me.botId, {
       messenger: 'max',
       variables: [
@@ -122,7 +122,7 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     await conforming('getNumberOfContacts', { bot_id: me.botId }, { expect: 200 });
   });
 
-  it('createListSchema: 201 with every field type, 422 and 403 (spec 4.3)', async () => {
+  it('createListSchema: 201 with every field type, 422 and 403 (createListSchema)', async () => {
     const res = await conforming(
       'createListSchema',
       { name: 'Everything', bot_id: me.botId, fields: ALL_TYPES },
@@ -146,7 +146,7 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     );
   });
 
-  it('getListSchema, getListSchemas: 200 and 404 (spec 4.1, 4.2)', async () => {
+  it('getListSchema, getListSchemas: 200 and 404 (getListSchemas, 4.2)', async () => {
     await conforming('getListSchema', { schema_id: schemaId }, { via: 'query', expect: 200 });
     await conforming('getListSchema', { schema_id: 'no-such-list' }, { expect: 404 });
     await conforming('getListSchemas', {}, { expect: 200 });
@@ -157,7 +157,7 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     );
   });
 
-  it('addListSchemaField and deleteListSchemaField: 204 and 422 (spec 4.5, 4.6)', async () => {
+  it('addListSchemaField and deleteListSchemaField: 204 and 422 (addListSchemaField, 4.6)', async () => {
     const field = { name: 'Extra', slug: 'extra', type: 'string', is_required: false };
     await conforming('addListSchemaField', { schema_id: schemaId, field }, { expect: 204 });
     await conforming('addListSchemaField', { schema_id: schemaId, field }, { expect: 422 });
@@ -173,7 +173,7 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     );
   });
 
-  it('addListItem, getListItems, updateListItem: records of every type (spec 4.7–4.9)', async () => {
+  it('addListItem, getListItems, updateListItem: records of every type (getListItems–4.9)', async () => {
     const data = {
       title: 'First',
       count: 3.5,
@@ -214,14 +214,14 @@ describe('responses conform to the OpenAPI document (issue 7)', () => {
     await conforming('updateListItem', { item_id: 'no-such-item', data: {} }, { expect: 404 });
   });
 
-  it('deleteListItem and deleteListSchema: 204, then 404 (spec 4.4, 4.10)', async () => {
+  it('deleteListItem and deleteListSchema: 204, then 404 (deleteListSchema, 4.10)', async () => {
     await conforming('deleteListItem', { item_id: itemId }, { expect: 204 });
     await conforming('deleteListItem', { item_id: itemId }, { expect: 404 });
     await conforming('deleteListSchema', { schema_id: schemaId }, { expect: 204 });
     await conforming('deleteListSchema', { schema_id: schemaId }, { expect: 404 });
   });
 
-  it('malformed JSON gives the documented 400 (contract/decisions.md)', async () => {
+  it('malformed JSON gives the documented 400 (docs/decisions.md)', async () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/v1/getMe',

@@ -35,7 +35,7 @@ async function echoForm(form: string) {
   return { status: res.statusCode, body: res.json() };
 }
 
-describe('bracket notation and encoding (spec 1 rule 2)', () => {
+describe('bracket notation and encoding (the API conventions)', () => {
   const text =
     'fields[0][name]=First%20name&fields[0][slug]=first_name&fields[1][name]=Age&fields[1][slug]=age' +
     '&filters[first_name]=like,%25Ann%25&filters[age]=%3E%3D,18&name=a%26b%3Dc+d';
@@ -65,7 +65,7 @@ describe('bracket notation and encoding (spec 1 rule 2)', () => {
   });
 });
 
-describe('array limits (issue 2 item 3: 30 fields, 100 tags)', () => {
+describe('array limits (30 fields, 100 tags)', () => {
   it('keeps indexes above 20 as arrays, up to 200 items', async () => {
     const tags = Array.from({ length: 200 }, (_, i) => `t${i}`);
     const query = tags.map((tag, i) => `tags[${i}]=${tag}`).join('&');
@@ -115,7 +115,7 @@ describe('prototype keys (no prototype pollution)', () => {
   });
 });
 
-describe('text coercion of GET and form values (issue 2 item 3)', () => {
+describe('text coercion of GET and form values', () => {
   it.each([
     ['page=2&flag=true', { page: 2, flag: true }],
     ['page=%202%20&flag=1', { page: 2, flag: true }],
@@ -155,7 +155,7 @@ describe('text coercion of GET and form values (issue 2 item 3)', () => {
   });
 });
 
-describe('422 lists every failing field with dotted keys (spec 7)', () => {
+describe('422 lists every failing field with dotted keys (the error rules)', () => {
   it.each(TRANSPORTS)('reports all failures at once via %s', async (via) => {
     const res = await call(
       probe.app,

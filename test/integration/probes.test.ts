@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('probes (issue 2 item 15: /healthz and /readyz)', () => {
+describe('probes (/healthz and /readyz)', () => {
   it('answers /healthz with 200 while the process is up, without a key', async () => {
     const res = await t.app.inject({ url: '/healthz' });
     expect(res.statusCode).toBe(200);

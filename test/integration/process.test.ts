@@ -6,10 +6,10 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { databaseUrl, TEST_POSTGRES_URL, TEST_REDIS_URL } from '../helpers/env.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { freePort } from '../helpers/freePort.js';
 import {
   callHttp,
   ensureBuilt,
-  freePort,
   ROOT,
   run,
   startServer,
@@ -17,7 +17,7 @@ import {
 } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
-// `npm start` as a process (issue 2 items 12 and 15; contract/operations.md "Commands").
+// `npm start` as a process (docs/operations.md "Commands").
 let database: TestDatabase;
 let tenant: Tenant;
 
@@ -81,7 +81,7 @@ async function getJson(url: string) {
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-describe('graceful shutdown (issue 2 item 15)', () => {
+describe('graceful shutdown', () => {
   it('on SIGTERM it stops accepting, finishes the in-flight request and exits 0 within 10 s', async () => {
     const server = await startServer({ ...serverEnv(), LOG_LEVEL: 'info' });
     const { port } = new URL(server.url);
@@ -126,7 +126,7 @@ describe('graceful shutdown (issue 2 item 15)', () => {
   }, 180_000);
 });
 
-describe('probes (issue 2 item 15; decisions: Postgres unreachable)', () => {
+describe('probes (docs/decisions.md: Postgres unreachable)', () => {
   let proxy: PostgresProxy;
   let server: ServerProcess;
 
@@ -188,7 +188,7 @@ describe('probes (issue 2 item 15; decisions: Postgres unreachable)', () => {
   }, 180_000);
 });
 
-describe('migrations under the advisory lock (issue 2 item 12)', () => {
+describe('migrations under the advisory lock', () => {
   it('three `npm run migrate` processes started at once on an empty database all succeed, applying each migration once', async () => {
     const name = `lk_t_mig_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
     const admin = new pg.Client({ connectionString: TEST_POSTGRES_URL });

@@ -48,7 +48,7 @@ async function spend(app: TestApp['app'], key: string, n: number): Promise<CallR
   return out;
 }
 
-describe('rate limit headers (spec 8)', () => {
+describe('rate limit headers (the limits)', () => {
   it('puts X-RateLimit-Limit and X-RateLimit-Remaining on every authenticated response', async () => {
     const user = await makeTenant(t.db);
     const ok = await call(t.app, 'getMe', {}, { key: user.apiKey });
@@ -93,7 +93,7 @@ describe('rate limit headers (spec 8)', () => {
   });
 });
 
-describe('what is counted (spec 8: per account, all methods combined)', () => {
+describe('what is counted (the limits: per account, all methods combined)', () => {
   it('limits each account on its own', async () => {
     const busy = await makeTenant(t.db);
     const calm = await makeTenant(t.db);
@@ -140,7 +140,7 @@ describe('what is counted (spec 8: per account, all methods combined)', () => {
   });
 });
 
-describe('fixed one-minute windows (spec 8)', () => {
+describe('fixed one-minute windows (the limits)', () => {
   it('resets at the next minute and counts again from the limit', async () => {
     const user = await makeTenant(t.db);
     await spend(t.app, user.apiKey, 5);
@@ -167,7 +167,7 @@ describe('fixed one-minute windows (spec 8)', () => {
   });
 });
 
-describe('several instances (spec 8 with REDIS_URL)', () => {
+describe('several instances (the limits with REDIS_URL)', () => {
   it('shares one limit between two instances through Redis', async () => {
     const runtime = createRuntime(
       t.config,

@@ -27,7 +27,7 @@ function invalid(headers: Record<string, string>, method = 'POST' as 'GET' | 'PO
   });
 }
 
-describe('validation failures without Accept JSON redirect (spec 1 rule 4, decisions)', () => {
+describe('validation failures without Accept JSON redirect (the API conventions, decisions)', () => {
   it('redirects with 302 to the Referer', async () => {
     const res = await invalid({ referer: 'https://app.example.test/lists/new?step=2' });
     expect(res.statusCode).toBe(302);
@@ -56,7 +56,7 @@ describe('validation failures without Accept JSON redirect (spec 1 rule 4, decis
   });
 });
 
-describe('clients that expect JSON get the 422 (decisions: Accept JSON or XMLHttpRequest)', () => {
+describe('clients that expect JSON get the 422 (docs/decisions.md: Accept JSON or XMLHttpRequest)', () => {
   it.each([
     ['Accept: application/json', { accept: 'application/json' }],
     ['Accept with JSON among others', { accept: 'text/html, application/json;q=0.9' }],

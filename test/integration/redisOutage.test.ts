@@ -11,7 +11,8 @@ import { regenerateKey } from '../../src/operator/accounts.js';
 import { createRuntime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
 import { makeTenant } from '../helpers/factories.js';
-import { freePort, startRedisServer, waitFor, type RedisServer } from '../helpers/redisServer.js';
+import { freePort } from '../helpers/freePort.js';
+import { startRedisServer, waitFor, type RedisServer } from '../helpers/redisServer.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/testApp.js';
 
 interface Instance {
@@ -81,7 +82,7 @@ const fallbackWarnings = (i: Instance) =>
     l.includes('rate limiter: Redis unreachable; falling back to the in-process limiter'),
   ).length;
 
-describe('Redis goes away while serving (decisions: keep serving, fall back, come back)', () => {
+describe('Redis goes away while serving (docs/decisions.md: keep serving, fall back, come back)', () => {
   it('answers every request while Redis is down, warns once, and returns to Redis', async () => {
     const i = await readyInstance();
     const user = await makeTenant(base.db);

@@ -131,7 +131,7 @@ async function startInstance(env: Record<string, string> = {}, withRedis = true)
 
 const getMe = (i: Instance, key: string) => call(i.app, 'getMe', {}, { key });
 
-describe('the round-trip budget of authentication and the rate limit (issue 5)', () => {
+describe('the round-trip budget of authentication and the rate limit', () => {
   it('answers a warm key with one Redis round trip and no Postgres, request after request', async () => {
     const i = await startInstance();
     const user = await makeTenant(base.db);
@@ -209,7 +209,7 @@ describe('the round-trip budget of authentication and the rate limit (issue 5)',
   });
 });
 
-describe('a lookup that overlaps a key change (spec 5 rule 3)', () => {
+describe('a lookup that overlaps a key change (the authentication rules)', () => {
   it('does not cache a miss whose lookup read the key before an epoch bump it could not see', async () => {
     const i = await startInstance();
     const user = await makeTenant(base.db);

@@ -36,7 +36,7 @@ const add = (
   key = owner.apiKey,
 ) => call(t.app, 'addListItem', params, { key, via });
 
-describe('addListItem (spec 4.8)', () => {
+describe('addListItem (addListItem)', () => {
   it.each(TRANSPORTS)(
     'stores every field type and answers 201 with the whole record via %s',
     async (via) => {
@@ -164,7 +164,7 @@ describe('addListItem (spec 4.8)', () => {
     expect(await itemCount(t.db, other.id)).toBe(2);
   });
 
-  it('answers 404 with errors.schema_id for a list that does not exist (spec 4.2 body)', async () => {
+  it('answers 404 with errors.schema_id for a list that does not exist (getListSchema body)', async () => {
     const res = await add({ schema_id: 'nope', data: { title: 'x' } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({
@@ -221,7 +221,7 @@ describe('addListItem (spec 4.8)', () => {
     expect(new Date(String(raw!.d1)).toISOString()).toBe('2024-01-03T00:00:00.000Z');
   });
 
-  it('answers 403 to a team member for a list in a project they were only invited to (spec 1)', async () => {
+  it('answers 403 to a team member for a list in a project they were only invited to (the API conventions)', async () => {
     const shared = await makeInvitedProject(t.db, owner, stranger);
     const sharedList = await makeList(t.db, { ...owner, projectUuid: shared.projectUuid }, [
       { slug: 'a', type: 'string' },
@@ -239,7 +239,7 @@ describe('addListItem (spec 4.8)', () => {
     expect((await add({ schema_id: sharedList.id, data: { a: 'x' } })).status).toBe(201);
   });
 
-  it('keeps list field order in the record even for all-digit slugs (spec 2.3)', async () => {
+  it('keeps list field order in the record even for all-digit slugs (the list item shape)', async () => {
     const digits = await makeList(t.db, owner, [
       { slug: 'z', type: 'string' },
       { slug: '10', type: 'number' },

@@ -65,7 +65,7 @@ async function post(method: string, body: unknown, key = owner.apiKey) {
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
-describe('addListSchemaField (spec 4.5)', () => {
+describe('addListSchemaField (addListSchemaField)', () => {
   it.each(TRANSPORTS)('adds a field at the end with its defaults via %s', async (via) => {
     now = new Date('2025-01-01T10:00:00.000Z');
     const id = await createList();
@@ -190,7 +190,7 @@ describe('addListSchemaField (spec 4.5)', () => {
     expect((await storedFields(id)).map((f) => f.slug)).toEqual(['title', 'price']);
   });
 
-  it('lists every failing field in one 422, the taken slug included (spec 7)', async () => {
+  it('lists every failing field in one 422, the taken slug included (the error rules)', async () => {
     const id = await createList();
     const res = await add(id, { slug: 'price', type: 'money', currency: 'nope' });
     expect(res.status).toBe(422);

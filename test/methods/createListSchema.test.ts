@@ -35,7 +35,7 @@ const create = (
   key = owner.apiKey,
 ) => call(t.app, 'createListSchema', params, { key, via });
 
-describe('createListSchema succeeds (spec 4.3, 2.1, 2.2)', () => {
+describe('createListSchema succeeds (createListSchema, the list schema shape, the field shape)', () => {
   it.each(TRANSPORTS)(
     'creates a list in a project with every default applied via %s',
     async (via) => {
@@ -82,7 +82,7 @@ describe('createListSchema succeeds (spec 4.3, 2.1, 2.2)', () => {
     },
   );
 
-  it('puts the list in the bot’s project and marks it created in the bot (spec 4.3)', async () => {
+  it('puts the list in the bot’s project and marks it created in the bot (createListSchema)', async () => {
     const res = await create({ name: 'Bot list', bot_id: owner.botId, fields: FIELDS });
     expect(res.status).toBe(201);
     expect(res.body.data.bot_id).toBe(owner.botId);
@@ -112,7 +112,7 @@ describe('createListSchema succeeds (spec 4.3, 2.1, 2.2)', () => {
     expect(res.body.data.project).toBe(owner.projectUuid);
   });
 
-  it('keeps fields in the order sent, all-digit slugs included (spec 4.3)', async () => {
+  it('keeps fields in the order sent, all-digit slugs included (createListSchema)', async () => {
     const slugs = ['10', 'b', '2', 'a', '1'];
     const res = await create({
       name: 'Ordered',
@@ -144,7 +144,7 @@ describe('createListSchema succeeds (spec 4.3, 2.1, 2.2)', () => {
     [0, false],
     [true, true],
     [false, false],
-  ])('accepts %j as the boolean %s (spec 4.3 booleans)', async (text, value) => {
+  ])('accepts %j as the boolean %s (createListSchema booleans)', async (text, value) => {
     const res = await create({
       name: 'Flags',
       project_uuid: owner.projectUuid,
@@ -206,7 +206,7 @@ describe('createListSchema succeeds (spec 4.3, 2.1, 2.2)', () => {
     expect(row!.ownerId).toBe(owner.accountId);
   });
 
-  it('accepts 30 fields and names of 255 characters (spec 8)', async () => {
+  it('accepts 30 fields and names of 255 characters (the limits)', async () => {
     const res = await create({
       name: 'n'.repeat(255),
       project_uuid: owner.projectUuid,
@@ -233,7 +233,7 @@ describe('createListSchema succeeds (spec 4.3, 2.1, 2.2)', () => {
   });
 });
 
-describe('createListSchema refuses (spec 4.3, 7)', () => {
+describe('createListSchema refuses (createListSchema, the error rules)', () => {
   const base = () => ({ name: 'L', project_uuid: owner.projectUuid, fields: FIELDS });
 
   it.each(TRANSPORTS)(
@@ -290,7 +290,7 @@ describe('createListSchema refuses (spec 4.3, 7)', () => {
     'constructor',
     'prototype',
   ])(
-    'refuses the reserved slug %s under fields.N.slug (decisions: reserved slugs)',
+    'refuses the reserved slug %s under fields.N.slug (docs/decisions.md: reserved slugs)',
     async (slug) => {
       const res = await create({
         ...base(),
@@ -376,7 +376,7 @@ describe('createListSchema refuses (spec 4.3, 7)', () => {
     expect(Object.keys(res.body.errors).sort()).toEqual(keys);
   });
 
-  it('lists every failing field in one 422, the unknown bot included (spec 7)', async () => {
+  it('lists every failing field in one 422, the unknown bot included (the error rules)', async () => {
     const res = await create({
       name: '',
       bot_id: 987654321,
@@ -411,7 +411,7 @@ describe('createListSchema refuses (spec 4.3, 7)', () => {
     expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
   });
 
-  it('answers 403 for a project and a bot the caller is only a team member of (spec 1)', async () => {
+  it('answers 403 for a project and a bot the caller is only a team member of (the API conventions)', async () => {
     const shared = await makeInvitedProject(t.db, other, owner);
     const byProject = await create({ ...base(), project_uuid: shared.projectUuid });
     const byBot = await create({ name: 'L', bot_id: shared.botId, fields: FIELDS });

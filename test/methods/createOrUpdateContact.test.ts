@@ -15,7 +15,7 @@ const nextTelegramId = () => uniqueId++;
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 beforeAll(async () => {
-  // many calls per test file: the rate limit (spec 8) is tested elsewhere
+  // many calls per test file: the rate limit (the limits) is tested elsewhere
   t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   owner = await makeTenant(t.db);
   other = await makeTenant(t.db);
@@ -25,9 +25,9 @@ afterAll(() => t.close());
 const upsert = (params: Record<string, unknown>, via: (typeof TRANSPORTS)[number] = 'json') =>
   call(t.app, 'createOrUpdateContact', params, { key: owner.apiKey, via });
 
-describe('createOrUpdateContact creates (spec 4.13)', () => {
+describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
   it.each(TRANSPORTS)(
-    'answers 201 with the contact in the exact shape of spec 2.4 via %s',
+    'answers 201 with the contact in the exact shape of the contact shape via %s',
     async (via) => {
       const telegramId = nextTelegramId();
       const res = await upsert(
@@ -108,7 +108,7 @@ describe('createOrUpdateContact creates (spec 4.13)', () => {
     ['vk', { vk_user_id: 602 }, { vk_user_id: 602 }],
     ['viber', { viber_id: 'vb-701' }, { vk_user_id: null, viber_id: 'vb-701' }],
   ] as const)(
-    'creates a %s contact by %o and shows only that messenger’s keys (spec 2.4)',
+    'creates a %s contact by %o and shows only that messenger’s keys (the contact shape)',
     async (messenger, idParams, expected) => {
       const res = await upsert({
         bot_id: owner.botId,
@@ -150,7 +150,7 @@ describe('createOrUpdateContact creates (spec 4.13)', () => {
   });
 });
 
-describe('createOrUpdateContact updates (spec 4.13)', () => {
+describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
   it.each(TRANSPORTS)(
     'answers 200, replaces name and non-empty fields, keeps the rest, via %s',
     async (via) => {
@@ -194,7 +194,7 @@ describe('createOrUpdateContact updates (spec 4.13)', () => {
     },
   );
 
-  it('treats phone null as not passed (spec 4.13)', async () => {
+  it('treats phone null as not passed (createOrUpdateContact)', async () => {
     const telegramId = nextTelegramId();
     await upsert({
       bot_id: owner.botId,
@@ -274,7 +274,7 @@ describe('createOrUpdateContact updates (spec 4.13)', () => {
   });
 });
 
-describe('createOrUpdateContact refuses (spec 4.13, 7)', () => {
+describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)', () => {
   it.each(TRANSPORTS)(
     'answers 404 with errors.bot_id for another account’s bot via %s',
     async (via) => {
@@ -356,7 +356,7 @@ describe('createOrUpdateContact refuses (spec 4.13, 7)', () => {
     },
   );
 
-  it('lists every failing field in one 422 (spec 7)', async () => {
+  it('lists every failing field in one 422 (the error rules)', async () => {
     const res = await upsert({
       bot_id: owner.botId,
       messenger: 'telegram',

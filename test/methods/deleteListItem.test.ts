@@ -45,7 +45,7 @@ const update = (params: Record<string, unknown>, via: Transport = 'json', key = 
 const remove = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
   call(t.app, 'deleteListItem', params, { key, via });
 
-describe('deleteListItem (spec 4.10)', () => {
+describe('deleteListItem (deleteListItem)', () => {
   it.each(TRANSPORTS)(
     'deletes the record with 204 and no body, then answers 404 via %s',
     async (via) => {
@@ -78,7 +78,7 @@ describe('deleteListItem (spec 4.10)', () => {
     expect(await rawRecord(t.db, item.id)).toBeDefined();
   });
 
-  it('answers 404 for records of a deleted list on update, delete and getListItems (spec 4.4)', async () => {
+  it('answers 404 for records of a deleted list on update, delete and getListItems (deleteListSchema)', async () => {
     const doomed = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
     const item = await addOne({ a: 'x' }, doomed);
     await markListDeleted(t.db, doomed.id);
@@ -94,5 +94,15 @@ describe('deleteListItem (spec 4.10)', () => {
       { key: owner.apiKey },
     );
     expect(add.status).toBe(404);
+  });
+
+  it.each([
+    [{}, 'item_id'],
+    [{ item_id: '' }, 'item_id'],
+    [{ item_id: ['a', 'b'] }, 'item_id'],
+  ])('answers 422 for a missing or malformed item_id (%j)', async (params, key) => {
+    const res = await remove(params);
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual([key]);
   });
 });

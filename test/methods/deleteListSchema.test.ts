@@ -61,7 +61,7 @@ async function listCount(projectUuid: string): Promise<number> {
 const del = (schemaId: string, key = owner.apiKey, via: 'query' | 'json' | 'form' = 'json') =>
   call(t.app, 'deleteListSchema', { schema_id: schemaId }, { key, via });
 
-describe('deleteListSchema (spec 4.4)', () => {
+describe('deleteListSchema (deleteListSchema)', () => {
   it.each(TRANSPORTS)('answers 204 with no body and the list is gone via %s', async (via) => {
     const id = await createList(owner);
     const before = await listCount(owner.projectUuid);
@@ -108,7 +108,7 @@ describe('deleteListSchema (spec 4.4)', () => {
     ).toBe(200);
   });
 
-  it('answers 403 for a list in a project the caller is only a team member of (spec 1)', async () => {
+  it('answers 403 for a list in a project the caller is only a team member of (the API conventions)', async () => {
     const shared = await makeInvitedProject(t.db, other, owner);
     const id = await createList(other, shared.projectUuid);
     expect((await del(id)).status).toBe(403);
@@ -120,7 +120,7 @@ describe('deleteListSchema (spec 4.4)', () => {
     expect(Object.keys(res.body.errors)).toEqual(['schema_id']);
   });
 
-  it('makes the list’s records unreachable at once, before any reclaim (spec 3, 4.4)', async () => {
+  it('makes the list’s records unreachable at once, before any reclaim (the list states, 4.4)', async () => {
     const id = await createList(owner);
     const added = await call(
       t.app,
@@ -161,7 +161,7 @@ describe('deleteListSchema (spec 4.4)', () => {
   });
 });
 
-describe('reclaiming deleted lists’ records (spec 4.4, lists/schemas/reclaim.ts)', () => {
+describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/reclaim.ts)', () => {
   it('deletes the records of deleted lists in batches and touches live lists not at all', async () => {
     const gone = await createList(owner);
     const kept = await createList(owner);

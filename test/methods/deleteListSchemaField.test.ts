@@ -62,7 +62,7 @@ async function countWith(schemaId: string, slug: string): Promise<number> {
   return row!.n;
 }
 
-describe('deleteListSchemaField (spec 4.6)', () => {
+describe('deleteListSchemaField (deleteListSchemaField)', () => {
   const del = (
     schemaId: string,
     slug: unknown,
@@ -208,7 +208,7 @@ describe('deleteListSchemaField (spec 4.6)', () => {
   });
 });
 
-describe('erasing a deleted field’s values when the request is cut short (spec 4.6)', () => {
+describe('erasing a deleted field’s values when the request is cut short (deleteListSchemaField)', () => {
   it('hides the field at once, holds its slug and slot, and is finished by the background job', async () => {
     const id = await createList();
     await t.db.execute(sql`

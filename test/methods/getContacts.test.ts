@@ -17,7 +17,7 @@ const at = (seconds: number) => new Date((T0 + seconds) * 1000);
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  // many calls per test file: the rate limit (spec 8) is tested elsewhere
+  // many calls per test file: the rate limit (the limits) is tested elsewhere
   t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   owner = await makeTenant(t.db);
   other = await makeTenant(t.db);
@@ -76,7 +76,7 @@ const idsOf = (body: { data: { id: number }[] }) => body.data.map((c) => c.id);
 const ownIds = () => [ids.telegram, ids.max, ids.vk, ids.otherBot, ids.viber, ids.web];
 const botAIds = () => [ids.telegram, ids.max, ids.vk, ids.viber, ids.web];
 
-describe('getContacts scope (spec 4.11)', () => {
+describe('getContacts scope (getContacts)', () => {
   it.each(TRANSPORTS)(
     "returns all own bots' contacts in ascending id, previews, other accounts and invited projects left out, via %s",
     async (via) => {
@@ -109,7 +109,7 @@ describe('getContacts scope (spec 4.11)', () => {
   });
 });
 
-describe('contact shape in getContacts (spec 2.4)', () => {
+describe('contact shape in getContacts (the contact shape)', () => {
   it('renders a Telegram contact with every key, telegram_id as a string and utm from utm_* variables', async () => {
     const res = await get({ bot_id: owner.botId, count: 1 });
     expect(res.body.data[0]).toEqual({
@@ -208,7 +208,7 @@ describe('contact shape in getContacts (spec 2.4)', () => {
   });
 });
 
-describe('date windows (spec 4.11: inclusive Unix seconds)', () => {
+describe('date windows (getContacts: inclusive Unix seconds)', () => {
   it.each([
     [{ date_from: T0 + 10 }, () => [ids.max, ids.vk, ids.viber, ids.web]],
     [{ date_from: T0 + 11 }, () => [ids.vk, ids.viber, ids.web]],
@@ -242,7 +242,7 @@ describe('date windows (spec 4.11: inclusive Unix seconds)', () => {
   });
 });
 
-describe('page mode (spec 4.11 rule 2, 2.5)', () => {
+describe('page mode (getContacts.5)', () => {
   it.each(TRANSPORTS)('pages with count and page and builds the envelope via %s', async (via) => {
     const res = await get({ bot_id: owner.botId, count: 2, page: 2, with: 'tags' }, via);
     const path = 'http://api.test/api/v1/getContacts';
@@ -294,7 +294,7 @@ describe('page mode (spec 4.11 rule 2, 2.5)', () => {
   });
 });
 
-describe('offset mode (spec 4.11 rules 1 and 3)', () => {
+describe('offset mode (getContacts)', () => {
   it.each(TRANSPORTS)(
     'is chosen by offset and answers {data, meta: {offset, limit, total}} via %s',
     async (via) => {
@@ -321,7 +321,7 @@ describe('offset mode (spec 4.11 rules 1 and 3)', () => {
   });
 });
 
-describe('getContacts validation (spec 4.11, 8)', () => {
+describe('getContacts validation (getContacts, the limits)', () => {
   it.each([
     [{ count: 0 }, 'count'],
     [{ count: 501 }, 'count'],

@@ -51,7 +51,7 @@ const keysOf = (body: { data: { id: string }[] }) => {
   return body.data.map((r) => byId[r.id] ?? r.id);
 };
 
-describe('getListItems ordering (spec 4.7 order_by)', () => {
+describe('getListItems ordering (getListItems order_by)', () => {
   it.each([
     ['n,asc', ['d', 'b', 'a', 'c', 'e']],
     ['n,desc', ['c', 'a', 'b', 'd', 'e']],
@@ -95,7 +95,7 @@ describe('getListItems ordering (spec 4.7 order_by)', () => {
   });
 });
 
-describe('getListItems paging (spec 2.5, 4.7 limit)', () => {
+describe('getListItems paging (the paging envelope, 4.7 limit)', () => {
   it.each(TRANSPORTS)(
     'answers the paging envelope with absolute page links via %s',
     async (via) => {
@@ -145,7 +145,7 @@ describe('getListItems paging (spec 2.5, 4.7 limit)', () => {
   });
 });
 
-describe('getListItems filters through every transport (spec 4.7)', () => {
+describe('getListItems filters through every transport (getListItems)', () => {
   it.each(TRANSPORTS)('applies operator strings, bool forms and AND via %s', async (via) => {
     const res = await get(
       { filters: { n: '>=,9', ok: '1', price: '<,5' }, order_by: 'n,desc' },
@@ -216,7 +216,7 @@ describe('getListItems filters through every transport (spec 4.7)', () => {
   });
 });
 
-describe('getListItems contact_id / bot_id (spec 4.7)', () => {
+describe('getListItems contact_id / bot_id (getListItems)', () => {
   it.each(TRANSPORTS)(
     'matches records linked through any contact or bot field via %s',
     async (via) => {
@@ -267,7 +267,7 @@ describe('getListItems contact_id / bot_id (spec 4.7)', () => {
   });
 });
 
-describe('getListItems access (spec 4.7 errors)', () => {
+describe('getListItems access (getListItems errors)', () => {
   it('answers 404 with errors.schema_id for an unknown list', async () => {
     const res = await call(t.app, 'getListItems', { schema_id: 'missing' }, { key: owner.apiKey });
     expect(res.status).toBe(404);

@@ -30,7 +30,7 @@ async function createList(tenant: Tenant, name = 'List', projectUuid = tenant.pr
   return res.body.data as { id: string };
 }
 
-describe('getListSchema (spec 4.2)', () => {
+describe('getListSchema (getListSchema)', () => {
   it.each(TRANSPORTS)('returns the list as createListSchema did via %s', async (via) => {
     const created = await call(
       t.app,
@@ -95,7 +95,7 @@ describe('getListSchema (spec 4.2)', () => {
     expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
   });
 
-  it('answers 403 for a list in a project the caller is only a team member of (spec 1)', async () => {
+  it('answers 403 for a list in a project the caller is only a team member of (the API conventions)', async () => {
     const shared = await makeInvitedProject(t.db, other, owner);
     const list = await createList(other, 'Shared', shared.projectUuid);
     const res = await call(t.app, 'getListSchema', { schema_id: list.id }, { key: owner.apiKey });

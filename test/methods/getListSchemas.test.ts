@@ -35,7 +35,7 @@ async function createList(tenant: Tenant, name = 'List', projectUuid = tenant.pr
   return res.body.data as { id: string };
 }
 
-describe('getListSchemas (spec 4.1, 2.5)', () => {
+describe('getListSchemas (getListSchemas, the paging envelope)', () => {
   let reader: Tenant;
   const ids: string[] = [];
 

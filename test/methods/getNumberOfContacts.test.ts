@@ -17,7 +17,7 @@ const at = (seconds: number) => new Date((T0 + seconds) * 1000);
 const ids: Record<string, number> = {};
 
 beforeAll(async () => {
-  // many calls per test file: the rate limit (spec 8) is tested elsewhere
+  // many calls per test file: the rate limit (the limits) is tested elsewhere
   t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
   owner = await makeTenant(t.db);
   other = await makeTenant(t.db);
@@ -71,7 +71,7 @@ const get = (params: Record<string, unknown>, via: Transport = 'query') =>
   call(t.app, 'getContacts', params, { key: owner.apiKey, via });
 const count = (params: Record<string, unknown>, via: Transport = 'query') =>
   call(t.app, 'getNumberOfContacts', params, { key: owner.apiKey, via });
-describe('getNumberOfContacts (spec 4.12)', () => {
+describe('getNumberOfContacts (getNumberOfContacts)', () => {
   it.each(TRANSPORTS)('answers {count} at the top level for all own bots via %s', async (via) => {
     const res = await count({}, via);
     expect(res.status).toBe(200);

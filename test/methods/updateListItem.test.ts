@@ -36,7 +36,7 @@ async function addOne(data: Record<string, unknown> = { title: 'a', qty: 1 }, ta
 
 const update = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
   call(t.app, 'updateListItem', params, { key, via });
-describe('updateListItem (spec 4.9)', () => {
+describe('updateListItem (updateListItem)', () => {
   it.each(TRANSPORTS)(
     'changes only the sent fields and answers 200 with the whole record via %s',
     async (via) => {

@@ -221,7 +221,7 @@ function operandArb(type: string, ids: Ids): fc.Arbitrary<string> {
 function filterValueArb(field: GenField | undefined, ids: Ids): fc.Arbitrary<unknown> {
   const type = field?.type ?? 'string';
   const ops = ['=', '!=', '<>', '<', '<=', '>', '>=', 'like', 'not like'];
-  // mostly operators the type allows (spec 4.7 table), sometimes any, to hit the 422s too
+  // mostly operators the type allows (getListItems table), sometimes any, to hit the 422s too
   const suitable = type === 'string' ? ops : type === 'bool' ? ops.slice(0, 3) : ops.slice(0, 7);
   const op = fc.oneof(
     { arbitrary: fc.constantFrom(...suitable), weight: 12 },

@@ -1,7 +1,7 @@
 /**
- * An in-memory getListItems, written straight from spec 4.7 and the documented decisions
+ * An in-memory getListItems, written straight from getListItems and the documented decisions
  * (docs/records.md), sharing no code with src/. It works on records as the API renders
- * them (spec 2.3), so it checks the whole path: codecs, slots, SQL and presentation.
+ * them (the list item shape), so it checks the whole path: codecs, slots, SQL and presentation.
  */
 export interface RefField {
   slug: string;
@@ -135,7 +135,7 @@ function compareValue(type: string, value: unknown, operand: unknown): number {
   }
 }
 
-/** Order of two rendered values of one field (spec 4.7 order_by: typed). */
+/** Order of two rendered values of one field (getListItems order_by: typed). */
 function compareStored(type: string, x: unknown, y: unknown): number {
   switch (type) {
     case 'string':

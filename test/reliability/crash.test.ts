@@ -53,7 +53,7 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe('crash consistency (issue 6 item 5)', () => {
+describe('crash consistency', () => {
   it('keeps every acknowledged write, intact and once, when the server is SIGKILLed under write load', async () => {
     const server = fleet!.servers[0]!;
     const load = startWriteLoad(() => server.url, accounts, WORKERS, 1_000_000);

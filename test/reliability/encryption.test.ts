@@ -90,7 +90,7 @@ describe(`the field cipher (seed ${SEED})`, () => {
   });
 });
 
-describe('every field type, encrypted, through the API (spec 2.2 is_encryptable, 2.3)', () => {
+describe('every field type, encrypted, through the API (is_encryptable)', () => {
   let t: TestApp;
   let tenant: Tenant;
   let contactId: number;

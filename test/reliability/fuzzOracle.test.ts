@@ -5,7 +5,7 @@ import type { FuzzRequest } from './fuzz/request.js';
 
 /**
  * The fuzzer is only as good as its judge: these cases show that problemsWith refuses
- * what issue 6 item 6 forbids (a fuzz run that can never fail proves nothing).
+ * what the fuzzer must never let pass (a fuzz run that can never fail proves nothing).
  */
 const request = (over: Partial<FuzzRequest> = {}): FuzzRequest => ({
   method: 'getListSchema',
@@ -26,7 +26,7 @@ function answer(status: number, body: unknown, headers: Record<string, string> =
 const judge = (r: FuzzRequest, res: LightMyRequestResponse, sent = '') =>
   problemsWith(r, res, sent, false);
 
-describe('the fuzz oracle (issue 6 item 6)', () => {
+describe('the fuzz oracle', () => {
   it('accepts answers in the spec’s shapes', () => {
     const notFound = {
       message: 'List not found.',
@@ -71,7 +71,7 @@ describe('the fuzz oracle (issue 6 item 6)', () => {
     ).not.toEqual([]);
   });
 
-  it('refuses bodies outside spec 7’s shapes', () => {
+  it('refuses bodies outside the error rules’s shapes', () => {
     expect(judge(request(), answer(404, { error: 'not_found' }))).not.toEqual([]);
     expect(judge(request(), answer(422, { message: 'm', errors: {} }))).not.toEqual([]);
     expect(judge(request(), answer(422, { message: 'm', errors: { a: 'm' } }))).not.toEqual([]);

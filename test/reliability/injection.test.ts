@@ -115,7 +115,7 @@ function confined(res: Awaited<ReturnType<typeof call>>) {
   }
 }
 
-describe('payloads in getListItems filters and order_by (spec 4.7)', () => {
+describe('payloads in getListItems filters and order_by (getListItems)', () => {
   it.each(TRANSPORTS)(
     'answers each payload with a 4xx or the caller’s rows only, via %s',
     async (via) => {
@@ -161,7 +161,7 @@ describe('payloads in getListItems filters and order_by (spec 4.7)', () => {
   );
 });
 
-describe('payloads as ids and slugs (spec 4.2–4.10)', () => {
+describe('payloads as ids and slugs (getListSchema–4.10)', () => {
   it('answers 404 or 422 to a payload in schema_id, item_id, slug and bot_id, and changes nothing', async () => {
     const before = await snapshot();
     const key = { key: owner.apiKey };
@@ -202,7 +202,7 @@ describe('payloads as ids and slugs (spec 4.2–4.10)', () => {
   });
 });
 
-describe('payloads as values (spec 4.8, 4.9, 4.13)', () => {
+describe('payloads as values (addListItem, updateListItem, createOrUpdateContact)', () => {
   it('stores every payload verbatim and returns it unchanged, encrypted or not', async () => {
     const key = { key: owner.apiKey };
     for (const p of PAYLOADS) {

@@ -10,7 +10,7 @@ import { startFleet, timedCall, type Fleet, type Timed } from '../helpers/server
 /**
  * Issue 6 items 1 and 2 with two real server processes on one Postgres database and one
  * Redis: the concurrency invariants hold across instances (the in-process versions are in
- * listSchemas.limit, listSchemas.fields and contactsRace), and so does the rate limit.
+ * listCapPerProject, methods/addListSchemaField and contactsRace), and so does the rate limit.
  * Every test uses its own account, so each has a whole 120-per-minute budget.
  */
 let database: TestDatabase;
@@ -22,7 +22,7 @@ const on = (i: number) => urls()[i % urls().length]!;
 beforeAll(async () => {
   await ensureBuilt();
   database = await createTestDatabase();
-  // the default limit: 120 requests per minute per account (spec 8)
+  // the default limit: 120 requests per minute per account (the limits)
   fleet = await startFleet(database.url, 2, { LOG_LEVEL: 'error' });
 }, 180_000);
 afterAll(async () => {
@@ -35,8 +35,8 @@ const FIELDS = [{ name: 'Title', slug: 'title', type: 'string' }];
 const statuses = (rs: Timed[]) =>
   rs.reduce<Record<number, number>>((m, r) => ((m[r.status] = (m[r.status] ?? 0) + 1), m), {});
 
-describe('concurrency invariants across two instances (issue 6 item 1)', () => {
-  it('lets exactly 10 of 50 concurrent creates into a project at 4990 lists: 5000, never 5001 (spec 4.3, 8)', async () => {
+describe('concurrency invariants across two instances', () => {
+  it('lets exactly 10 of 50 concurrent creates into a project at 4990 lists: 5000, never 5001 (createListSchema)', async () => {
     const tenant = await makeTenant(db());
     await db().execute(sql`
       INSERT INTO list_schemas (id, project_uuid, owner_id, name, fields)
@@ -72,7 +72,7 @@ describe('concurrency invariants across two instances (issue 6 item 1)', () => {
     expect(row!.n).toBe(5000);
   }, 60_000);
 
-  it('lets exactly one of 20 concurrent addListSchemaField with one slug succeed; the rest 422 field.slug (spec 4.5)', async () => {
+  it('lets exactly one of 20 concurrent addListSchemaField with one slug succeed; the rest 422 field.slug (addListSchemaField)', async () => {
     const tenant = await makeTenant(db());
     const list = await timedCall(
       on(0),
@@ -106,7 +106,7 @@ describe('concurrency invariants across two instances (issue 6 item 1)', () => {
     expect(Object.keys(schema.body.data.fields)).toEqual(['title', 'racer']);
   }, 60_000);
 
-  it('turns 50 concurrent createOrUpdateContact with one telegram_id into one contact, one 201, one subscriber (spec 4.13)', async () => {
+  it('turns 50 concurrent createOrUpdateContact with one telegram_id into one contact, one 201, one subscriber (createOrUpdateContact)', async () => {
     const tenant = await makeTenant(db());
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
@@ -134,7 +134,7 @@ describe('concurrency invariants across two instances (issue 6 item 1)', () => {
   }, 60_000);
 });
 
-describe('the rate limit across two instances on one Redis (issue 6 item 2, spec 8)', () => {
+describe('the rate limit across two instances on one Redis (the limits)', () => {
   let tenant: Tenant;
   let listId: string;
 

@@ -9,7 +9,7 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
  * Issue 6 item 9: resource limits. The body, qs and like limits have their own tests
- * (test/integration/errors.test.ts, listItemsQuery.test.ts) and the failed-key brake too
+ * (test/integration/errors.test.ts, test/methods/getListItems.test.ts) and the failed-key brake too
  * (authFailures.test.ts); here: the longest stored string, and full pages of wide records.
  */
 let t: TestApp;
@@ -88,7 +88,7 @@ describe(`longest stored string: ${MAX_STRING_CHARS} characters (docs/reliabilit
   });
 });
 
-describe('limit=1000 pages of 30-field records (spec 4.7, 8)', () => {
+describe('limit=1000 pages of 30-field records (getListItems, the limits)', () => {
   const RECORDS = 2000;
   let listId: string;
   let gc: () => void;

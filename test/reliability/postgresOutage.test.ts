@@ -14,7 +14,7 @@ import {
 } from '../helpers/server.js';
 
 /**
- * Issue 6 item 4 (decisions: Postgres unreachable → 503 JSON with Retry-After, recover by
+ * Issue 6 item 4 (docs/decisions.md: Postgres unreachable → 503 JSON with Retry-After, recover by
  * itself). Postgres — a throwaway cluster, never the shared one — is stopped and started
  * again under load: the process never exits, every request during the outage is answered
  * within 3 s, and after Postgres is back valid requests succeed within 5 s.
@@ -61,7 +61,7 @@ interface Sample extends Timed {
   n: number;
 }
 
-describe('Postgres restarted under load (issue 6 item 4)', () => {
+describe('Postgres restarted under load', () => {
   it('stays up, answers 503 with Retry-After within 3 s during the outage, and recovers within 5 s', async () => {
     const server = fleet.servers[0]!;
     const samples: Sample[] = [];

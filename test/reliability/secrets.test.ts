@@ -60,7 +60,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.close());
 
-describe('canaries in logs and error bodies (issue 6 item 10)', () => {
+describe('canaries in logs and error bodies', () => {
   it('writes no key, encrypted value, phone or email to a log line or error body on any path', async () => {
     const contact = await as('createOrUpdateContact', {
       bot_id: tenant.botId,
@@ -174,7 +174,7 @@ describe('canaries in logs and error bodies (issue 6 item 10)', () => {
   });
 });
 
-describe('what Postgres holds (issue 6 item 10)', () => {
+describe('what Postgres holds', () => {
   it('has neither the API key nor the encrypted canary in plaintext in a pg_dump', async () => {
     const dump = await run('pg_dump', ['--data-only', t.database.url], {});
     expect(dump.code, dump.stderr).toBe(0);

@@ -59,7 +59,7 @@ async function idleKeepAlive(url: string) {
   return { closed };
 }
 
-describe('SIGTERM under write load (issue 6 item 5)', () => {
+describe('SIGTERM under write load', () => {
   it('finishes in-flight requests, closes idle connections, refuses new ones, exits 0 within 10 s, loses nothing', async () => {
     const server = fleet!.servers[0]!;
     const { closed: idleClosed } = await idleKeepAlive(server.url);
@@ -109,7 +109,7 @@ describe('SIGTERM under write load (issue 6 item 5)', () => {
   }, 120_000);
 });
 
-describe('requests that reach a closing server (issue 6 item 5; decisions: 503 JSON with Retry-After)', () => {
+describe('requests that reach a closing server (docs/decisions.md: 503 JSON with Retry-After)', () => {
   it('answers a request arriving on a busy connection while closing with the catalog’s 503 and Retry-After', async () => {
     const t = await startTestApp();
     const tenant = await makeTenant(t.db);

@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
  * Issue 6 item 7: the tenant isolation matrix. The caller A owns a project; B is another
- * account; A is only a team member of one of B's projects ("invited", which spec 1 excludes
+ * account; A is only a team member of one of B's projects ("invited", which the API conventions excludes
  * just like a foreign one). Every method × every ID parameter × {own, foreign, invited,
  * missing, deleted} must answer exactly the spec's status, and no answer to A may carry a
  * byte of B's data (canary strings).
@@ -138,7 +138,7 @@ interface Row {
 
 const LIST_ACCESS = { foreign: 403, invited: 403, missing: 404, deleted: 404 } as const;
 
-/** spec 4.2–4.10: list and record methods by schema_id / item_id. */
+/** getListSchema–4.10: list and record methods by schema_id / item_id. */
 const ROWS: Row[] = [
   { method: 'getListSchema', param: 'schema_id', expected: { own: 200, ...LIST_ACCESS } },
   { method: 'deleteListSchema', param: 'schema_id', expected: { own: 204, ...LIST_ACCESS } },
@@ -170,7 +170,7 @@ const ROWS: Row[] = [
   { method: 'deleteListItem', param: 'item_id', expected: { own: 204, ...LIST_ACCESS } },
 ];
 
-describe('list and record methods × schema_id / item_id (spec 4 access errors, 4.2, 4.9)', () => {
+describe('list and record methods × schema_id / item_id (the methods access errors, getListSchema, updateListItem)', () => {
   const cells = ROWS.flatMap((row) =>
     (Object.keys(row.expected) as Case[]).flatMap((c) =>
       TRANSPORTS.map((via) => [row.method, row.param, c, row.expected[c], via, row] as const),
@@ -193,7 +193,7 @@ describe('list and record methods × schema_id / item_id (spec 4 access errors, 
   });
 });
 
-describe('where a list is created: project_uuid and bot_id (spec 4.3)', () => {
+describe('where a list is created: project_uuid and bot_id (createListSchema)', () => {
   const targets: Record<Exclude<Case, 'deleted'>, () => Record<string, unknown>> = {
     own: () => ({ project_uuid: a.projectUuid }),
     foreign: () => ({ project_uuid: b.projectUuid }),
@@ -219,7 +219,7 @@ describe('where a list is created: project_uuid and bot_id (spec 4.3)', () => {
   });
 });
 
-describe('contact and bot values inside data (spec 4.8, 4.9)', () => {
+describe('contact and bot values inside data (addListItem, updateListItem)', () => {
   const values: Record<string, Record<Exclude<Case, 'deleted'>, () => number>> = {
     who: {
       own: () => aContact,
@@ -254,7 +254,7 @@ describe('contact and bot values inside data (spec 4.8, 4.9)', () => {
   });
 });
 
-describe('contact_id / bot_id filters and contact methods (spec 4.7, 4.11 rule 4, 4.12, 4.13)', () => {
+describe('contact_id / bot_id filters and contact methods (getListItems, getContacts, getNumberOfContacts, createOrUpdateContact)', () => {
   let linkedList: string;
   beforeAll(async () => {
     linkedList = await ownList();
@@ -332,7 +332,7 @@ describe('contact_id / bot_id filters and contact methods (spec 4.7, 4.11 rule 4
   });
 });
 
-describe('paging links come from BASE_URL, never from Host or X-Forwarded-Host (spec 2.5)', () => {
+describe('paging links come from BASE_URL, never from Host or X-Forwarded-Host (the paging envelope)', () => {
   const hostile = {
     host: 'evil.example',
     'x-forwarded-host': 'evil.example',

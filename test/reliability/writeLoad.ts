@@ -5,7 +5,7 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { timedCall, type Timed } from '../helpers/server.js';
 
 /**
- * Write load for the crash tests (issue 6 item 5): addListItem and createOrUpdateContact
+ * Write load for the crash tests: addListItem and createOrUpdateContact
  * from many accounts, each write carrying a unique marker, so that afterwards every write
  * acknowledged with 200/201 can be looked up and checked intact and not duplicated.
  */

@@ -5,7 +5,7 @@ import { createFieldCipher, DecryptionError, keyId } from '../../src/lists/encry
 const keyA = randomBytes(32).toString('base64');
 const keyB = randomBytes(32).toString('base64');
 
-describe('field cipher (spec 2.2 is_encryptable: stored encrypted, returned decrypted)', () => {
+describe('field cipher (the field shape is_encryptable: stored encrypted, returned decrypted)', () => {
   it('round-trips text, including empty and non-ASCII values', () => {
     const cipher = createFieldCipher(keyA);
     for (const text of ['', 'hello', 'Grüße 👋', 'x'.repeat(10_000)]) {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../../src/cli/args.js';
 import { defineCommand, UsageError } from '../../src/cli/command.js';
 
-// Flag parsing of the operator CLI (contract/operations.md "Operator CLI"), without a process.
+// Flag parsing of the operator CLI (docs/operations.md "Operator CLI"), without a process.
 const sample = defineCommand({
   name: 'sample run',
   summary: 'a command for the tests',

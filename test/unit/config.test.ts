@@ -104,7 +104,7 @@ describe('FAILED_AUTH_PER_MINUTE and TRUST_PROXY (docs/api-conventions.md)', () 
   });
 });
 
-describe('DEPRECATED_METHODS (spec 9, operations)', () => {
+describe('DEPRECATED_METHODS (the versioning rules, operations)', () => {
   it('reads a JSON object of method names to sunset days (UTC midnight)', () => {
     const config = loadConfig({
       DEPRECATED_METHODS: '{"getMe":"2099-01-01","getContacts":"2030-02-28"}',

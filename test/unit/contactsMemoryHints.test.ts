@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryPagingHints } from '../../src/contacts/memoryPagingHints.js';
 import { hintKey, HINT_TTL_SECONDS, MAX_POSITIONS } from '../../src/contacts/pagingHints.js';
 
-describe('in-process paging hints (issue 4 item 7, no REDIS_URL)', () => {
+describe('in-process paging hints (no REDIS_URL)', () => {
   it('finds the nearest remembered position at or before an offset', async () => {
     const hints = new MemoryPagingHints();
     await hints.remember('k', { offset: 100, lastId: 150 });

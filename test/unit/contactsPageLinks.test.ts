@@ -5,7 +5,7 @@ const path = 'http://api.test/api/v1/getContacts';
 const labels = (current: number, last: number) =>
   pageLinks(path, current, last).map((l) => l.label);
 
-describe('getContacts meta.links (spec 2.5, Laravel paginator)', () => {
+describe('getContacts meta.links (the paging envelope, Laravel paginator)', () => {
   it('lists every page between Previous and Next when there are fewer than 14', () => {
     expect(labels(1, 1)).toEqual([PREVIOUS_LABEL, '1', NEXT_LABEL]);
     expect(labels(5, 13)).toEqual([
@@ -83,7 +83,7 @@ describe('getContacts meta.links (spec 2.5, Laravel paginator)', () => {
     }
   });
 
-  it('carries only the page in its urls (spec 4.11 rule 2)', () => {
+  it('carries only the page in its urls (getContacts)', () => {
     for (const link of pageLinks(path, 7, 40)) {
       if (link.url !== null)
         expect(link.url).toMatch(/^http:\/\/api\.test\/api\/v1\/getContacts\?page=\d+$/);

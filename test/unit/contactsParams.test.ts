@@ -4,7 +4,7 @@ import { emailParam, phoneParam, tagsParam } from '../../src/contacts/params.js'
 
 const parse = <S extends z.ZodType>(schema: S, v: unknown) => schema.safeParse(v);
 
-describe('contact parameters (spec 4.13, 8)', () => {
+describe('contact parameters (createOrUpdateContact, the limits)', () => {
   it('keeps phones as digits without + and refuses anything else', () => {
     expect(parse(phoneParam(), '+12345678').data).toBe('12345678');
     expect(parse(phoneParam(), ' +123456789012345 ').data).toBe('123456789012345');

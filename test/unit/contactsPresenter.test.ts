@@ -32,7 +32,7 @@ const variable = (name: string, value: string | null) => ({
   payload: null,
 });
 
-describe('contact presenter (spec 2.4)', () => {
+describe('contact presenter (the contact shape)', () => {
   it('keeps a Telegram ID beyond 2^53 exact, as text', () => {
     expect(presentContact(base).telegram_id).toBe('9007199254740993');
   });

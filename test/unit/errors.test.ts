@@ -4,7 +4,7 @@ import { errors, fromDomainError } from '../../src/http/errors.js';
 import { domainErrors, ValidationError } from '../../src/shared/errors.js';
 import { expectsJson } from '../../src/http/expectsJson.js';
 
-describe('error catalog: exactly the documented bodies (spec 7)', () => {
+describe('error catalog: exactly the documented bodies (the error rules)', () => {
   it('401 is {"error":"unauthorized"} and nothing else', () => {
     const e = errors.unauthorized();
     expect([e.status, JSON.stringify(e.body)]).toEqual([401, '{"error":"unauthorized"}']);
@@ -22,7 +22,7 @@ describe('error catalog: exactly the documented bodies (spec 7)', () => {
     expect(e.body.error).toEqual(expect.any(String));
   });
 
-  it('404 for lists and records names the parameter in errors (spec 4.2, 4.9)', () => {
+  it('404 for lists and records names the parameter in errors (getListSchema, 4.9)', () => {
     expect(fromDomainError(domainErrors.listNotFound()).body).toEqual({
       message: 'List not found.',
       error: 'not_found',
@@ -33,7 +33,7 @@ describe('error catalog: exactly the documented bodies (spec 7)', () => {
     });
   });
 
-  it('410 carries code method_removed (spec 9)', () => {
+  it('410 carries code method_removed (the versioning rules)', () => {
     const e = errors.methodRemoved('getMe');
     expect(e.status).toBe(410);
     expect(e.body).toEqual({ error: expect.stringContaining('getMe'), code: 'method_removed' });
@@ -68,7 +68,7 @@ describe('error catalog: exactly the documented bodies (spec 7)', () => {
   });
 });
 
-describe('422 (spec 7: {message, errors}, every failing field)', () => {
+describe('422 (the error rules: {message, errors}, every failing field)', () => {
   it('summarises one error as its text', () => {
     const raised = domainErrors.invalid('fields.0.slug', 'The slug has already been taken.');
     expect(raised).toBeInstanceOf(ValidationError);

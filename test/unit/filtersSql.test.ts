@@ -9,7 +9,7 @@ import type { RecordQuery } from '../../src/lists/filters/query.js';
 
 /**
  * The filter compiler, first half (STYLE 6): the SQL text and bound parameters it emits per
- * type × operator (spec 4.7). The second half, the rows found, is listItemsFilterRows.test.ts.
+ * type × operator (getListItems). The second half, the rows found, is listItemsFilterRows.test.ts.
  */
 const dialect = new PgDialect();
 
@@ -64,7 +64,7 @@ function order(orderBy: string | undefined) {
 
 const base = '"schema_id" = $1';
 
-describe('filter SQL on slotted fields (spec 4.7 per-type table)', () => {
+describe('filter SQL on slotted fields (getListItems per-type table)', () => {
   it.each([
     ['string =', { s: 'x' }, `${base} and "t1" = $2`, ['L', 'x']],
     ['string !=', { s: '!=,x' }, `${base} and "t1" <> $2`, ['L', 'x']],
@@ -196,7 +196,7 @@ describe('filter SQL on fields without a slot (JSONB fallback)', () => {
   });
 });
 
-describe('skipped and refused conditions (spec 4.7 rules 4 and 5)', () => {
+describe('skipped and refused conditions (getListItems)', () => {
   it('skips unknown slugs, encrypted fields, file fields, null and empty values', () => {
     expect(where({ nope: 'x', secret: 'x', f: 'x', s: null, n: '' })).toEqual({
       sql: base,
@@ -254,7 +254,7 @@ describe('contact_id / bot_id parameters', () => {
   });
 });
 
-describe('order by SQL (spec 4.7 order_by)', () => {
+describe('order by SQL (getListItems order_by)', () => {
   const missingLast = (dir: string) => ` | "created_at" ${dir}, "id" ${dir}`;
   it.each([
     ['created_at', [' | "created_at" asc, "id" asc']],

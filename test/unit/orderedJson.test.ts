@@ -9,7 +9,7 @@ import {
 
 const ordered = (...entries: Array<[string, unknown]>) => new OrderedObject(entries);
 
-describe('stringifyJson (spec 4.3: fields keep the order in which they were sent)', () => {
+describe('stringifyJson (createListSchema: fields keep the order in which they were sent)', () => {
   it('writes the keys of an OrderedObject in their given order, digit-only slugs included', () => {
     const fields = ordered(['zeta', 1], ['10', 2], ['2', 3], ['alpha', 4]);
     expect(stringifyJson({ data: { fields } })).toBe(

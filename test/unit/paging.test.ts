@@ -4,7 +4,7 @@ import { lastPage, pageEnvelope, pageOffset } from '../../src/shared/paging.js';
 const path = 'http://api.test/api/v1/getListSchemas';
 const items = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-describe('paging envelope (spec 2.5)', () => {
+describe('paging envelope (the paging envelope)', () => {
   it('describes an empty result as one empty page with null ends', () => {
     expect(pageEnvelope({ items: [], total: 0, page: 1, perPage: 50, path })).toEqual({
       data: [],

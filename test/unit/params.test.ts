@@ -35,7 +35,7 @@ function status(fn: () => unknown): number | 'ok' {
 const many = (n: number, f: (i: number) => string) =>
   Array.from({ length: n }, (_, i) => f(i)).join('&');
 
-describe('parseParams: qs with explicit limits (issue 2 item 3)', () => {
+describe('parseParams: qs with explicit limits', () => {
   it('reads bracket notation, percent-encoding and + as space', () => {
     expect(
       parseParams('fields[0][name]=A%20b&filters[slug]=like,%25x%25&q=a+b&e=%E2%82%AC'),
@@ -97,7 +97,7 @@ describe('the router-side query parser never throws', () => {
   });
 });
 
-describe('parameter types: GET and form values arrive as text (issue 2 item 3)', () => {
+describe('parameter types: GET and form values arrive as text', () => {
   const int = intParam();
   const bool = boolParam();
 
@@ -146,7 +146,7 @@ describe('parameter types: GET and form values arrive as text (issue 2 item 3)',
   });
 });
 
-describe('validateParams: every failing field, dotted keys (spec 7)', () => {
+describe('validateParams: every failing field, dotted keys (the error rules)', () => {
   const schema = z.object({
     name: textParam(),
     page: intParam().optional(),

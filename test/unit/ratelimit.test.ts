@@ -6,7 +6,7 @@ import { MemoryLimiter } from '../../src/admission/limiters/memoryLimiter.js';
 
 const minute = Date.UTC(2030, 0, 1, 10, 0, 0);
 
-describe('fixed one-minute windows (spec 8)', () => {
+describe('fixed one-minute windows (the limits)', () => {
   it('starts windows on whole minutes', () => {
     expect(windowStart(minute)).toBe(minute);
     expect(windowStart(minute + 59_999)).toBe(minute);

@@ -2,9 +2,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { FuzzRequest } from './request.js';
 
 /**
- * What the spec allows each method to answer (spec 4, 5, 7) besides the statuses every
- * method shares: 401/402/403 from authentication (spec 5), 429 (spec 8), and 400 / 413 for
- * an unreadable or oversized request (contract/decisions.md).
+ * What the spec allows each method to answer (the methods, the authentication rules, the error rules) besides the statuses every
+ * method shares: 401/402/403 from authentication (the authentication rules), 429 (the limits), and 400 / 413 for
+ * an unreadable or oversized request (docs/decisions.md).
  */
 export const METHOD_STATUSES: Record<string, readonly number[]> = {
   getMe: [200],
@@ -23,7 +23,7 @@ export const METHOD_STATUSES: Record<string, readonly number[]> = {
   createOrUpdateContact: [200, 201, 404, 422],
 };
 
-/** Which lookup key a 404 of the method names (spec 4.2, 4.9, 4.13). */
+/** Which lookup key a 404 of the method names (getListSchema, updateListItem, createOrUpdateContact). */
 const NOT_FOUND_KEY: Record<string, string> = {
   getListSchema: 'schema_id',
   deleteListSchema: 'schema_id',
@@ -36,7 +36,7 @@ const NOT_FOUND_KEY: Record<string, string> = {
   createOrUpdateContact: 'bot_id',
 };
 
-/** Stack frames, SQL and server paths: none may reach a client (issue 6 item 6). */
+/** Stack frames, SQL and server paths: none may reach a client. */
 const LEAKS: RegExp[] = [
   /\bat [\w$.<>]+ \(.*:\d+:\d+\)/,
   /\bat (async )?file:\/\//,
@@ -63,7 +63,7 @@ export function problemsWith(
   const allowed = new Set([...METHOD_STATUSES[r.method]!, 429]);
   if (r.via !== 'json' || expectMalformed || r.rawBody !== undefined) allowed.add(400);
   if (r.oversize) allowed.add(413);
-  // authentication answers first, whatever the parameters (spec 5 rule 5): a valid key is
+  // authentication answers first, whatever the parameters (the authentication rules): a valid key is
   // never 401/402, and 403 only where the method itself may answer it
   const auth = typeof r.key === 'object' ? 'token' : r.key;
   // the token is lost when a raw JSON body replaces the parameters, or when a bracket key

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * Hostile values for the fuzzer (issue 6 item 6). A `Raw` value is written into a JSON
+ * Hostile values for the fuzzer. A `Raw` value is written into a JSON
  * body as it stands (so `1e309`, `-0`, `9223372036854775808` and even invalid JSON such as
  * `NaN` reach the server verbatim) and as `text` in a query string or form body.
  */

@@ -34,7 +34,7 @@ function describeRequest(r: FuzzRequest): string {
 
 /**
  * Sends FUZZ_RUNS generated requests to `method` and throws on the first answer the spec
- * does not allow: a 5xx, a status outside the method's list, a body outside spec 7's shapes,
+ * does not allow: a 5xx, a status outside the method's list, a body outside the error rules's shapes,
  * a stack trace, SQL or a path in a body, or a changed global prototype.
  */
 export async function fuzzMethod(t: TestApp, world: FuzzWorld, method: string): Promise<FuzzTally> {

@@ -45,7 +45,7 @@ const row: ListSchemaRow = {
   deletedAt: null,
 };
 
-describe('list schema presenter (spec 2.1, 2.2)', () => {
+describe('list schema presenter (the list schema shape, the field shape)', () => {
   it('serializes fields in stored order, all-digit slugs included', () => {
     const json = stringifyJson({ data: presentListSchema(row) });
     expect(json.indexOf('"10":')).toBeLessThan(json.indexOf('"b":'));

@@ -17,7 +17,7 @@ function keysOf(schema: Parameters<typeof validateParams>[0], value: unknown): s
   }
 }
 
-describe('field definitions (spec 2.2, 4.3, 4.5)', () => {
+describe('field definitions (the field shape, createListSchema, addListSchemaField)', () => {
   it('applies the defaults: required, visible, not encrypted', () => {
     expect(
       validateParams(fieldDefinition('create'), { name: 'A', slug: 'a', type: 'date' }),
@@ -90,7 +90,7 @@ describe('field definitions (spec 2.2, 4.3, 4.5)', () => {
   });
 });
 
-describe('field lists of createListSchema (spec 4.3)', () => {
+describe('field lists of createListSchema (createListSchema)', () => {
   const f = (slug: string) => ({ name: slug, slug, type: 'string' });
 
   it('marks every repeat of a slug, not the first use', () => {
@@ -115,7 +115,7 @@ describe('field lists of createListSchema (spec 4.3)', () => {
   });
 });
 
-describe('where createListSchema puts the list (spec 4.3)', () => {
+describe('where createListSchema puts the list (createListSchema)', () => {
   it('uses bot_id and ignores project_uuid when both are sent', () => {
     expect(validateParams(createTargetParams, { bot_id: '5', project_uuid: 'junk' })).toEqual({
       bot_id: 5,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { fieldTypeOf, fieldTypes } from '../../src/lists/field-types/registry.js';
 
-/** The value codecs, one per type (spec 2.2, 2.3; accepted forms in docs/records.md). */
+/** The value codecs, one per type (the field shape, 2.3; accepted forms in docs/records.md). */
 const field = (type: string, extra: Partial<StoredField> = {}): StoredField => ({
   slug: 'x',
   name: 'x',
@@ -22,7 +22,7 @@ function roundTrip(type: string, input: unknown, extra: Partial<StoredField> = {
 }
 
 describe('the registry', () => {
-  it('has exactly the ten types of spec 2.2', () => {
+  it('has exactly the ten types of the field shape', () => {
     expect([...fieldTypes.keys()].sort()).toEqual([
       'bool',
       'bot',
@@ -125,7 +125,7 @@ describe('accepted and rejected input per type', () => {
     expect([a.stored, b.stored]).toEqual(['0.1', '0.2']);
   });
 
-  it('renders file and image values as the full object of spec 2.3', () => {
+  it('renders file and image values as the full object of the list item shape', () => {
     expect(
       roundTrip('image', { url: 'https://cdn.example/x/cat%20photo.jpg', storage: 's3' }).rendered,
     ).toEqual({
@@ -147,7 +147,7 @@ describe('accepted and rejected input per type', () => {
   });
 });
 
-describe('filter operands per type (spec 4.7 table)', () => {
+describe('filter operands per type (getListItems table)', () => {
   const operand = (type: string, raw: string | number | boolean) =>
     fieldTypeOf(field(type)).filter!.operand(raw);
 

@@ -100,7 +100,7 @@ async function check(
   }
 }
 
-describe('getListItems against an in-memory reference (issue 3 item 9, spec 4.7)', () => {
+describe('getListItems against an in-memory reference (getListItems)', () => {
   it(`agrees on ${LISTS * QUERIES_PER_LIST} generated queries (seed ${seed})`, async () => {
     const scenario = fieldsArb.chain((fields) =>
       fc.tuple(

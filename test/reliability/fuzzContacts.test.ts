@@ -1,0 +1,3 @@
+import { describeFuzz } from './fuzz/describeFuzz.js';
+
+describeFuzz(['getContacts', 'getNumberOfContacts', 'createOrUpdateContact']);

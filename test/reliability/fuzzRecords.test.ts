@@ -1,0 +1,3 @@
+import { describeFuzz } from './fuzz/describeFuzz.js';
+
+describeFuzz(['getListItems', 'addListItem', 'updateListItem', 'deleteListItem']);
