@@ -12,6 +12,10 @@ export const addListItem = defineMethod({
   summary: 'Add a record',
   description:
     '`data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.',
+  example: {
+    schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
+    data: { customer: 'Ada', total: '129.90', paid: false },
+  },
   changesData: true,
   success: [{ status: 201, description: 'The created record', body: z.object({ data: ListItem }) }],
   params: z.object({

@@ -12,6 +12,10 @@ export const addListSchemaField = defineMethod({
   summary: 'Add a field at the end of a list',
   description:
     'Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).',
+  example: {
+    schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
+    field: { name: 'Due', slug: 'due', type: 'date' },
+  },
   changesData: true,
   success: [{ status: 204, description: 'Field added' }],
   params: addFieldParams,

@@ -16,6 +16,15 @@ export const createListSchema = defineMethod({
   summary: 'Create a list with 1 to 30 fields',
   description:
     "Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).",
+  example: {
+    project_uuid: '0b412d1e-9180-4981-8bc8-96943168a14e',
+    name: 'Orders',
+    fields: [
+      { name: 'Customer', slug: 'customer', type: 'string', is_required: true },
+      { name: 'Total', slug: 'total', type: 'money', currency: 'EUR' },
+      { name: 'Paid', slug: 'paid', type: 'bool' },
+    ],
+  },
   changesData: true,
   success: [
     { status: 201, description: 'The created list schema', body: z.object({ data: ListSchema }) },

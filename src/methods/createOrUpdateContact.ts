@@ -74,6 +74,13 @@ export const createOrUpdateContact = defineMethod({
   summary: 'Find a contact by messenger ID and update it, or create it',
   description:
     'Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.',
+  example: {
+    bot_id: 42,
+    messenger: 'telegram',
+    telegram_id: 123456789,
+    name: 'Ada',
+    tags: ['vip'],
+  },
   changesData: true,
   success: [
     {

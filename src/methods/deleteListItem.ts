@@ -9,6 +9,7 @@ export const deleteListItem = defineMethod({
   tag: 'List items',
   summary: 'Delete a record',
   description: '`404` when already deleted.',
+  example: { item_id: '01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f' },
   changesData: true,
   success: [{ status: 204, description: 'Deleted' }],
   params: z.object({ item_id: idParam().describe('Record ID') }),

@@ -14,6 +14,7 @@ export const deleteListSchema = defineMethod({
   tag: 'List schemas',
   summary: 'Delete a list and its records',
   description: '`404` when already deleted.',
+  example: { schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d' },
   changesData: true,
   success: [{ status: 204, description: 'Deleted' }],
   params: z.object({ schema_id: idParam() }),

@@ -17,6 +17,7 @@ export const deleteListSchemaField = defineMethod({
   tag: 'List schemas',
   summary: 'Delete a field and erase its values in every record',
   description: 'Irreversible. `422` (key `slug`) when no field has the slug.',
+  example: { schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d', slug: 'due' },
   changesData: true,
   success: [{ status: 204, description: 'Field deleted' }],
   params: z.object({ schema_id: idParam(), slug: idParam() }),

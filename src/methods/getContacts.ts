@@ -32,6 +32,7 @@ export const getContacts = defineMethod({
     '',
     'Cap a long export with `date_to` so it does not grow while paging. A `bot_id` that is not yours yields an empty list.',
   ].join('\n'),
+  example: { bot_id: 42, page: 1, count: 100 },
   changesData: false,
   success: [
     {

@@ -20,6 +20,12 @@ export const getListItems = defineMethod({
     '',
     '`filters` maps a field slug to a plain value (equality) or to `"<operator>,<value>"` with operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like`. In a query string: `filters[price]=>=,10`. Conditions are combined with AND; a condition on an unknown, encrypted, file or image field, or with a null value, is skipped.',
   ].join('\n'),
+  example: {
+    schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
+    filters: { paid: true, total: '>=,100' },
+    order_by: 'total,desc',
+    limit: 20,
+  },
   changesData: false,
   success: [{ status: 200, description: 'A page of records', body: pageOf(ListItem) }],
   params: z.object({

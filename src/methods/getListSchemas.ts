@@ -15,6 +15,7 @@ export const getListSchemas = defineMethod({
   tag: 'List schemas',
   summary: 'Lists of every project the key holder owns, 50 per page',
   description: 'The page size is fixed at 50.',
+  example: { page: 1 },
   changesData: false,
   success: [{ status: 200, description: 'A page of list schemas', body: pageOf(ListSchema) }],
   params: z.object({

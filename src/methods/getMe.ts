@@ -7,6 +7,7 @@ export const getMe = defineMethod({
   name: 'getMe',
   tag: 'Account',
   summary: 'The account the API key belongs to',
+  example: {},
   changesData: false,
   success: [{ status: 200, description: 'The account', body: z.object({ data: Account }) }],
   params: z.object({}),

@@ -9,6 +9,7 @@ export const getNumberOfContacts = defineMethod({
   tag: 'Contacts',
   summary: 'How many contacts match',
   description: 'The count is at the top level, without a `data` wrapper.',
+  example: { bot_id: 42, date_from: 1735689600 },
   changesData: false,
   success: [{ status: 200, description: 'The count', body: z.object({ count: z.int() }) }],
   params: z.object(contactFilterParams),

@@ -39,6 +39,8 @@ interface MethodDescription<S extends z.ZodType> {
   success: SuccessResponse[];
   /** the parameters: the schema the pipeline (or the handler itself) validates with */
   params: S;
+  /** one working set of parameters, shown in the document and the API reference */
+  example: Record<string, unknown>;
 }
 
 /** A method whose parameters the pipeline validates before calling the handler. */

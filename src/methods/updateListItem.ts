@@ -12,6 +12,7 @@ export const updateListItem = defineMethod({
   summary: 'Change some fields of a record',
   description:
     'Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.',
+  example: { item_id: '01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f', data: { paid: true } },
   changesData: true,
   success: [
     {

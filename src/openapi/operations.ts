@@ -38,7 +38,7 @@ export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unk
       requestBody: {
         required: anyRequired,
         content: {
-          'application/json': { schema: paramsRef },
+          'application/json': { schema: paramsRef, example: doc.example },
           'application/x-www-form-urlencoded': { schema: paramsRef },
         },
       },

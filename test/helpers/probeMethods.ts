@@ -18,6 +18,7 @@ const probe = {
   summary: 'Test-only probe method',
   changesData: false,
   success: [{ status: 200, description: 'What the probe answers' }],
+  example: {},
 } as const satisfies Partial<ApiMethod>;
 
 export const echoParams = defineMethod({

@@ -1066,6 +1066,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "data": {
+         *         "customer": "Ada",
+         *         "total": "129.90",
+         *         "paid": false
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['addListItemParams'];
         'application/x-www-form-urlencoded': components['schemas']['addListItemParams'];
       };
@@ -1165,6 +1175,16 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "field": {
+         *         "name": "Due",
+         *         "slug": "due",
+         *         "type": "date"
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['addListSchemaFieldParams'];
         'application/x-www-form-urlencoded': components['schemas']['addListSchemaFieldParams'];
       };
@@ -1267,6 +1287,31 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "project_uuid": "0b412d1e-9180-4981-8bc8-96943168a14e",
+         *       "name": "Orders",
+         *       "fields": [
+         *         {
+         *           "name": "Customer",
+         *           "slug": "customer",
+         *           "type": "string",
+         *           "is_required": true
+         *         },
+         *         {
+         *           "name": "Total",
+         *           "slug": "total",
+         *           "type": "money",
+         *           "currency": "EUR"
+         *         },
+         *         {
+         *           "name": "Paid",
+         *           "slug": "paid",
+         *           "type": "bool"
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['createListSchemaParams'];
         'application/x-www-form-urlencoded': components['schemas']['createListSchemaParams'];
       };
@@ -1376,6 +1421,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "bot_id": 42,
+         *       "messenger": "telegram",
+         *       "telegram_id": 123456789,
+         *       "name": "Ada",
+         *       "tags": [
+         *         "vip"
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['createOrUpdateContactParams'];
         'application/x-www-form-urlencoded': components['schemas']['createOrUpdateContactParams'];
       };
@@ -1470,6 +1526,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "item_id": "01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f"
+         *     }
+         */
         'application/json': components['schemas']['deleteListItemParams'];
         'application/x-www-form-urlencoded': components['schemas']['deleteListItemParams'];
       };
@@ -1547,6 +1608,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d"
+         *     }
+         */
         'application/json': components['schemas']['deleteListSchemaParams'];
         'application/x-www-form-urlencoded': components['schemas']['deleteListSchemaParams'];
       };
@@ -1625,6 +1691,12 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "slug": "due"
+         *     }
+         */
         'application/json': components['schemas']['deleteListSchemaFieldParams'];
         'application/x-www-form-urlencoded': components['schemas']['deleteListSchemaFieldParams'];
       };
@@ -1711,6 +1783,13 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "bot_id": 42,
+         *       "page": 1,
+         *       "count": 100
+         *     }
+         */
         'application/json': components['schemas']['getContactsParams'];
         'application/x-www-form-urlencoded': components['schemas']['getContactsParams'];
       };
@@ -1805,6 +1884,17 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "filters": {
+         *         "paid": true,
+         *         "total": ">=,100"
+         *       },
+         *       "order_by": "total,desc",
+         *       "limit": 20
+         *     }
+         */
         'application/json': components['schemas']['getListItemsParams'];
         'application/x-www-form-urlencoded': components['schemas']['getListItemsParams'];
       };
@@ -1886,6 +1976,11 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d"
+         *     }
+         */
         'application/json': components['schemas']['getListSchemaParams'];
         'application/x-www-form-urlencoded': components['schemas']['getListSchemaParams'];
       };
@@ -1967,6 +2062,11 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "page": 1
+         *     }
+         */
         'application/json': components['schemas']['getListSchemasParams'];
         'application/x-www-form-urlencoded': components['schemas']['getListSchemasParams'];
       };
@@ -2046,6 +2146,7 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /** @example {} */
         'application/json': components['schemas']['getMeParams'];
         'application/x-www-form-urlencoded': components['schemas']['getMeParams'];
       };
@@ -2129,6 +2230,12 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "bot_id": 42,
+         *       "date_from": 1735689600
+         *     }
+         */
         'application/json': components['schemas']['getNumberOfContactsParams'];
         'application/x-www-form-urlencoded': components['schemas']['getNumberOfContactsParams'];
       };
@@ -2215,6 +2322,14 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "item_id": "01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+         *       "data": {
+         *         "paid": true
+         *       }
+         *     }
+         */
         'application/json': components['schemas']['updateListItemParams'];
         'application/x-www-form-urlencoded': components['schemas']['updateListItemParams'];
       };
