@@ -33,8 +33,7 @@ export const headers: Record<string, { description: string; schema: JsonSchema }
   },
   RetryAfter: { description: 'Seconds to wait before trying again.', schema: integer },
   Deprecation: {
-    description:
-      'Present only on deprecated methods, with the value `true` (the versioning rules).',
+    description: 'Present only on deprecated methods, with the value `true`.',
     schema: { type: 'string', enum: ['true'] },
   },
   Sunset: {
@@ -85,7 +84,7 @@ export function errorResponseComponents(): Record<string, unknown> {
   }
   out.ValidationRedirect = {
     description:
-      "Validation failure for a client that did not send `Accept: application/json` (the API conventions): a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead.",
+      "Validation failure for a client that did not send `Accept: application/json`: a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead.",
     headers: { Location: { schema: { type: 'string' } } },
   };
   return out;

@@ -10,7 +10,7 @@ const GET_NOTE =
 const POST_NOTE =
   'POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.';
 
-/** The path item of one method: GET and POST, with the same parameters and responses (the API conventions). */
+/** The path item of one method: GET and POST, with the same parameters and responses. */
 export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unknown> {
   const { name } = doc;
   const paramsRef = { $ref: `#/components/schemas/${paramsSchemaId(name)}` };

@@ -880,7 +880,7 @@ export interface components {
         'application/json': components['schemas']['Error400'];
       };
     };
-    /** @description No key, wrong key, or a regenerated key (the authentication rules). */
+    /** @description No key, wrong key, or a regenerated key. */
     Unauthorized: {
       headers: {
         'X-Request-Id': components['headers']['RequestId'];
@@ -984,7 +984,7 @@ export interface components {
         'application/json': components['schemas']['Error503'];
       };
     };
-    /** @description Validation failure for a client that did not send `Accept: application/json` (the API conventions): a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead. */
+    /** @description Validation failure for a client that did not send `Accept: application/json`: a redirect to the `Referer`, else to the service's base address. Send the header to get the JSON `422` instead. */
     ValidationRedirect: {
       headers: {
         Location?: string;
@@ -1002,7 +1002,7 @@ export interface components {
     RateLimitRemaining: number;
     /** @description Seconds to wait before trying again. */
     RetryAfter: number;
-    /** @description Present only on deprecated methods, with the value `true` (the versioning rules). */
+    /** @description Present only on deprecated methods, with the value `true`. */
     Deprecation: 'true';
     /** @description Deprecated methods only: the HTTP-date from which the method answers `410`. */
     Sunset: string;

@@ -3,7 +3,7 @@ import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:
 /**
  * AES-256-GCM for is_encryptable values. Each ciphertext names the key that sealed it
  * (`enc:v1:<key id>:<base64 iv|tag|ciphertext>`), so ENCRYPTION_KEY can be rotated:
- * the new key seals, old keys listed in ENCRYPTION_OLD_KEYS still open (docs/encryption.md).
+ * the new key seals, old keys listed in ENCRYPTION_OLD_KEYS still open (docs/records.md, "Key rotation").
  */
 export interface FieldCipher {
   encrypt(plaintext: string): string;

@@ -35,7 +35,7 @@ export const errorResponses: Record<ErrorStatus, { name: string; description: st
   400: { name: 'BadRequest', description: 'Malformed JSON body or unreadable parameters.' },
   401: {
     name: 'Unauthorized',
-    description: 'No key, wrong key, or a regenerated key (the authentication rules).',
+    description: 'No key, wrong key, or a regenerated key.',
   },
   402: { name: 'ProRequired', description: 'The key owner is not on the Pro plan.' },
   403: {
