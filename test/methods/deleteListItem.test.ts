@@ -9,6 +9,7 @@ import {
   type TestList,
 } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { addItemViaApi } from '../helpers/viaApi.js';
 
 let t: TestApp;
 let owner: Tenant;
@@ -29,16 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function addOne(data: Record<string, unknown> = { title: 'a', qty: 1 }, target = list) {
-  const res = await call(
-    t.app,
-    'addListItem',
-    { schema_id: target.id, data },
-    { key: owner.apiKey },
-  );
-  expect(res.status).toBe(201);
-  return res.body.data as Record<string, unknown> & { id: string };
-}
+const addOne = (data: Record<string, unknown> = { title: 'a', qty: 1 }, target = list) =>
+  addItemViaApi(t.app, owner, target.id, data);
 
 const update = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
   call(t.app, 'updateListItem', params, { key, via });

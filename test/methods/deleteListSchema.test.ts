@@ -12,6 +12,7 @@ import { startReclaimLoop } from '../../src/lists/schemas/reclaimLoop.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 
 let t: TestApp;
 let owner: Tenant;
@@ -26,16 +27,8 @@ afterAll(() => t.close());
 
 const FIELDS = [{ name: 'Title', slug: 'title', type: 'string' }];
 
-async function createList(tenant: Tenant, projectUuid = tenant.projectUuid): Promise<string> {
-  const res = await call(
-    t.app,
-    'createListSchema',
-    { name: 'L', project_uuid: projectUuid, fields: FIELDS },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(201);
-  return res.body.data.id;
-}
+const createList = async (tenant: Tenant, projectUuid = tenant.projectUuid) =>
+  (await createListViaApi(t.app, tenant, FIELDS, { projectUuid })).id;
 
 /** Records written straight into the table, as many as a test needs. */
 async function insertItems(db: Database, schemaId: string, n: number): Promise<void> {

@@ -12,6 +12,7 @@ import { removeField } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 
 let t: TestApp;
 let owner: Tenant;
@@ -30,16 +31,8 @@ const FIELDS = [
   { name: 'Price', slug: 'price', type: 'money', currency: 'EUR' },
 ];
 
-async function createList(tenant = owner, projectUuid = tenant.projectUuid): Promise<string> {
-  const res = await call(
-    t.app,
-    'createListSchema',
-    { name: 'L', project_uuid: projectUuid, fields: FIELDS },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(201);
-  return res.body.data.id;
-}
+const createList = async (tenant = owner, projectUuid = tenant.projectUuid) =>
+  (await createListViaApi(t.app, tenant, FIELDS, { projectUuid })).id;
 
 async function storedFields(schemaId: string) {
   const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, schemaId));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 
 let t: TestApp;
 let owner: Tenant;
@@ -19,16 +20,8 @@ const FIELDS = [
   { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
 ];
 
-async function createList(tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) {
-  const res = await call(
-    t.app,
-    'createListSchema',
-    { name, project_uuid: projectUuid, fields: FIELDS },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(201);
-  return res.body.data as { id: string };
-}
+const createList = (tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) =>
+  createListViaApi(t.app, tenant, FIELDS, { name, projectUuid });
 
 describe('getListSchema (getListSchema)', () => {
   it.each(TRANSPORTS)('returns the list as createListSchema did via %s', async (via) => {

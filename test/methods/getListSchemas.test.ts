@@ -9,6 +9,7 @@ import {
   type Tenant,
 } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 
 let t: TestApp;
 let other: Tenant;
@@ -24,16 +25,8 @@ const FIELDS = [
   { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
 ];
 
-async function createList(tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) {
-  const res = await call(
-    t.app,
-    'createListSchema',
-    { name, project_uuid: projectUuid, fields: FIELDS },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(201);
-  return res.body.data as { id: string };
-}
+const createList = (tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) =>
+  createListViaApi(t.app, tenant, FIELDS, { name, projectUuid });
 
 describe('getListSchemas (getListSchemas, the paging envelope)', () => {
   let reader: Tenant;

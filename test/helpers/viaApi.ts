@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import { expect } from 'vitest';
+import { call } from './call.js';
+import type { Tenant } from './factories.js';
+
+/** A list made through createListSchema (asserting its 201), for tests of other methods. */
+export async function createListViaApi(
+  app: FastifyInstance,
+  tenant: Tenant,
+  fields: Record<string, unknown>[],
+  { name = 'L', projectUuid = tenant.projectUuid }: { name?: string; projectUuid?: string } = {},
+): Promise<{ id: string } & Record<string, unknown>> {
+  const res = await call(
+    app,
+    'createListSchema',
+    { name, project_uuid: projectUuid, fields },
+    { key: tenant.apiKey },
+  );
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
+
+/** A list item added through addListItem (asserting its 201). */
+export async function addItemViaApi(
+  app: FastifyInstance,
+  tenant: Tenant,
+  schemaId: string,
+  data: Record<string, unknown>,
+): Promise<{ id: string } & Record<string, unknown>> {
+  const res = await call(app, 'addListItem', { schema_id: schemaId, data }, { key: tenant.apiKey });
+  expect(res.status).toBe(201);
+  return res.body.data;
+}
