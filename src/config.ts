@@ -88,6 +88,12 @@ const envSchema = z.object({
     .int('must be a positive integer')
     .min(1, 'must be a positive integer')
     .default(30),
+  /** list items a process keeps of answered getListItems pages (0: none; docs/records.md) */
+  LIST_CACHE_ROWS: z.coerce
+    .number({ error: 'must be a non-negative integer' })
+    .int('must be a non-negative integer')
+    .min(0, 'must be a non-negative integer')
+    .default(50_000),
   /** which X-Forwarded-For hops to believe for the client IP (Fastify's trustProxy) */
   TRUST_PROXY: trustProxy.optional(),
   ENCRYPTION_KEY: encryptionKey.optional(),
@@ -119,6 +125,8 @@ export interface Config {
   rateLimitPerMinute: number;
   /** unknown keys per client IP per minute (docs/api-conventions.md) */
   failedAuthPerMinute: number;
+  /** rows of getListItems pages remembered per process; 0 turns the read cache off */
+  listCacheRows: number;
   /** Fastify's trustProxy: decides request.ip behind proxies */
   trustProxy: boolean | string[];
   /** base64 key for encrypted fields; in embedded mode filled in from DATA_DIR at start. */
@@ -175,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     baseUrl: (e.BASE_URL ?? `http://${e.HOST}:${e.PORT}`).replace(/\/+$/, ''),
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
+    listCacheRows: e.LIST_CACHE_ROWS,
     trustProxy: e.TRUST_PROXY ?? false,
     encryptionKey: e.ENCRYPTION_KEY,
     encryptionOldKeys: e.ENCRYPTION_OLD_KEYS ?? [],

@@ -60,7 +60,7 @@ export function createRuntime(
     limiter,
     clock,
     cipher,
-    lists: createListsContext(database.db, cipher, clock),
+    lists: createListsContext(database.db, cipher, clock, config.listCacheRows),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
   };
   return {

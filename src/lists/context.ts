@@ -1,6 +1,7 @@
 import type { Caller } from '../admission/caller.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
+import { ListReadCache } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
 import { prepareListQueries, type ListQueries } from './queries.js';
 
@@ -12,6 +13,8 @@ export interface ListsContext {
   queries: ListQueries;
   /** lists addListItem read lately (recentLists.ts) */
   recentLists: RecentLists;
+  /** getListItems answers per list version (readCache.ts) */
+  readCache: ListReadCache;
 }
 
 /** A list item operation's context: the app's, and who is calling. */
@@ -23,6 +26,14 @@ export function createListsContext(
   db: Database,
   cipher: FieldCipher,
   clock: () => Date,
+  cacheRows = 0,
 ): ListsContext {
-  return { db, cipher, clock, queries: prepareListQueries(db), recentLists: new RecentLists() };
+  return {
+    db,
+    cipher,
+    clock,
+    queries: prepareListQueries(db),
+    recentLists: new RecentLists(),
+    readCache: new ListReadCache(cacheRows),
+  };
 }

@@ -40,6 +40,7 @@ const row: ListSchemaRow = {
   ],
   isMenu: false,
   itemCount: 3,
+  version: 0,
   createdAt: new Date('2024-05-01T08:00:00Z'),
   updatedAt: new Date('2024-05-02T09:30:00.123Z'),
   deletedAt: null,

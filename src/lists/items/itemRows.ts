@@ -1,23 +1,17 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
+import { nextVersion } from '../listVersion.js';
 import { findLiveList } from '../schemas/repository.js';
-import type { ItemRow } from './foundItem.js';
-import { type SlotColumn, slotProperties, slotSqlType } from '../slots.js';
+import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 
 /** The list's fields changed between validation and insert; the caller validates again. */
 export class FieldsChanged extends Error {}
-
-const returning = {
-  id: listItems.id,
-  data: listItems.data,
-  createdAt: listItems.createdAt,
-  updatedAt: listItems.updatedAt,
-};
 
 /**
  * Inserts a record and bumps the list's counter in ONE statement (atomic, one round trip
@@ -41,7 +35,7 @@ export async function insertItemRow(
   const inserted = await queryRows<{ id: string }>(
     db,
     sql`with bumped as (
-          update ${listSchemas} set item_count = item_count + 1
+          update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
           where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning id)
         insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
@@ -70,22 +64,24 @@ export async function updateItemRow(
   changes: StoredChanges,
   now: Date,
 ): Promise<ItemRow | undefined> {
-  const [row] = await db
-    .update(listItems)
-    .set({
-      data: sql`${listItems.data} || ${JSON.stringify(changes.data)}::jsonb`,
-      ...slotProperties(changes.slots),
-      updatedAt: now,
-    })
-    .where(
-      and(
-        eq(listItems.id, id),
-        sql`exists (select 1 from ${listSchemas} where ${listSchemas.id} = ${listItems.schemaId}
-            and ${listSchemas.deletedAt} is null and ${listSchemas.fields} = ${JSON.stringify(fieldsSeen)}::jsonb)`,
-      ),
-    )
-    .returning(returning);
-  return row;
+  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
+  const assignments = slots.map(
+    ([slot, text]) => sql`, ${sql.identifier(slot)} = ${text}::${sql.raw(slotSqlType(slot))}`,
+  );
+  // The guard is also the list's version bump: one statement, one snapshot.
+  const [row] = await queryRows<StoredItemRow>(
+    db,
+    sql`with bumped as (
+          update ${listSchemas} set version = ${nextVersion}
+          where id = (select schema_id from ${listItems} where id = ${id})
+            and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
+          returning id)
+        update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
+          updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+        where id = ${id} and schema_id = (select id from bumped)
+        returning id, data, created_at, updated_at`,
+  );
+  return row && toItemRow(row);
 }
 
 /** Deletes a record and drops the list's counter in one transaction; false when already gone. */
@@ -98,7 +94,7 @@ export async function deleteItemRow(db: Database, id: string): Promise<boolean> 
     if (!gone) return false;
     await tx
       .update(listSchemas)
-      .set({ itemCount: sql`greatest(${listSchemas.itemCount} - 1, 0)` })
+      .set({ itemCount: sql`greatest(${listSchemas.itemCount} - 1, 0)`, version: nextVersion })
       .where(eq(listSchemas.id, gone.schemaId));
     return true;
   });

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
-import type { ItemRow } from './foundItem.js';
+import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 
 /**
  * Rows of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids alone
@@ -18,29 +18,12 @@ async function selectSegment(
 ): Promise<ItemRow[]> {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder's per-request cost was a tenth of the request (bench: docs/benchmarks.md).
-  const rows = await queryRows<StoredRow>(
+  const rows = await queryRows<StoredItemRow>(
     db,
     sql`select id, data, created_at, updated_at from ${listItems}
       where id in (${pageIdsQuery(where, orderBy, limit, offset)}) order by ${orderBy}`,
   );
-  return rows.map((row) => ({
-    id: row.id,
-    data: row.data,
-    createdAt: asDate(row.created_at),
-    updatedAt: asDate(row.updated_at),
-  }));
-}
-
-interface StoredRow {
-  id: string;
-  data: Record<string, unknown>;
-  created_at: Date | string;
-  updated_at: Date | string;
-}
-
-/** node-postgres parses timestamptz into a Date; PGlite too, but a string is accepted. */
-function asDate(value: Date | string): Date {
-  return value instanceof Date ? value : new Date(value);
+  return rows.map(toItemRow);
 }
 
 /**

@@ -6,6 +6,7 @@ import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { RecordQuery } from '../filters/query.js';
 import type { ItemContext } from '../context.js';
+import { pageKey, selectionKey } from './readCache.js';
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
 import { countWhere, selectPage } from './pageQueries.js';
@@ -48,11 +49,24 @@ export async function queryItems(
   };
   const where = compileWhere(query);
   const offset = pageOffset(input.page, input.limit);
+  const cache = ctx.readCache;
+  const selection = selectionKey(list, query);
+  const page = pageKey(selection, query, input.limit, offset);
   const [rows, total] = await Promise.all([
     offset > MAX_OFFSET
       ? []
-      : selectPage(ctx.db, where, compileSort(query.sort), input.limit, offset),
-    isFiltered(query) ? countWhere(ctx.db, where) : list.itemCount,
+      : (cache.page(page) ??
+        selectPage(ctx.db, where, compileSort(query.sort), input.limit, offset).then((found) => {
+          cache.rememberPage(page, found);
+          return found;
+        })),
+    !isFiltered(query)
+      ? list.itemCount
+      : (cache.total(selection) ??
+        countWhere(ctx.db, where).then((n) => {
+          cache.rememberTotal(selection, n);
+          return n;
+        })),
   ]);
   return pageEnvelope({
     items: rows.map((row) => presentItem(list.fields, row, ctx.cipher)),

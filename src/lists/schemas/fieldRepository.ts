@@ -3,6 +3,7 @@ import type { Database } from '../../infra/db/client.js';
 import { listFieldErasures, listSchemas, type StoredField } from '../../infra/db/schema/index.js';
 import { allocateSlot } from '../slots.js';
 import type { NewField } from './fieldDefinition.js';
+import { nextVersion } from '../listVersion.js';
 
 /** Fields a list may reach through addListSchemaField (only creation is capped at 30). */
 export const MAX_FIELDS_PER_LIST = 200;
@@ -41,7 +42,11 @@ export async function appendField(
 
     await tx
       .update(listSchemas)
-      .set({ fields: [...list.fields, slot ? { ...field, slot } : field], updatedAt: now })
+      .set({
+        fields: [...list.fields, slot ? { ...field, slot } : field],
+        updatedAt: now,
+        version: nextVersion,
+      })
       .where(eq(listSchemas.id, schemaId));
     return 'added';
   });
@@ -87,7 +92,11 @@ export async function removeField(
 
     await tx
       .update(listSchemas)
-      .set({ fields: list.fields.filter((f) => f !== removed), updatedAt: now })
+      .set({
+        fields: list.fields.filter((f) => f !== removed),
+        updatedAt: now,
+        version: nextVersion,
+      })
       .where(eq(listSchemas.id, schemaId));
     await tx.insert(listFieldErasures).values({ schemaId, slug, slot: removed.slot ?? null });
     return { removed };

@@ -41,7 +41,7 @@ export async function findLiveList(db: Database, id: string): Promise<ListSchema
   return row;
 }
 
-export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt'>;
+export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt' | 'version'>;
 
 /**
  * Inserts a list and counts it against its project in one transaction. The conditional

@@ -30,6 +30,12 @@ export const listSchemas = pgTable(
     isMenu: boolean('is_menu').notNull().default(false),
     /** Live records, kept in the same transaction as inserts and deletes (fast unfiltered totals). */
     itemCount: bigint('item_count', { mode: 'number' }).notNull().default(0),
+    /**
+     * Bumped in the same transaction as every change to the list's fields or items, so an
+     * answer remembered under one version is exact for as long as the version stands
+     * (src/lists/items/readCache.ts).
+     */
+    version: bigint('version', { mode: 'number' }).notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set on delete: the list is gone at once; its records are reclaimed in the background. */

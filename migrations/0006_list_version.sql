@@ -1,0 +1,1 @@
+ALTER TABLE "list_schemas" ADD COLUMN "version" bigint DEFAULT 0 NOT NULL;
