@@ -4,7 +4,7 @@
  *   npm run bench                 full run: 10k/100k/1M lists, 1M contacts (data set reused)
  *   npm run bench -- --smoke      tiny data, ~2 s per scenario, no targets (CI)
  *   options: --seconds N (per side and scenario, split into rounds)  --connections N
- *            --only a,c,g  --skip-build
+ *            --only a,c,g,sweep  --skip-build
  *
  * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
  * with databases of its own (lk_bench, lk_bench_smoke) and Redis database 7 of REDIS_URL's
@@ -27,6 +27,7 @@ import { loadHttp, loadRaw, type LoadResult, type RawTemplate } from './load.js'
 import { median, medianRound, pairedRounds } from './pairedRounds.js';
 import { writeReport, type AuthOverhead, type Row } from './report.js';
 import { scenarios, type Scenario } from './scenarios.js';
+import { runSweep } from './sweep.js';
 import { BENCH_REDIS_URL, benchServiceEnv, startServer, type ServerProcess } from './server.js';
 
 const args = process.argv.slice(2);
@@ -156,6 +157,19 @@ async function main() {
 
   // 5. Two instances against one on the CPU-bound point read.
   const scaleOut = wanted('a') && !SMOKE ? await twoInstances(env, ds.apiKey, all[0]!) : undefined;
+
+  // 6. The selectivity sweep against the plain-table twin (sweep.ts; its own report).
+  if (wanted('sweep')) {
+    log('selectivity sweep …');
+    await runSweep({
+      sizes: SMOKE ? [2000] : [10_000, 100_000, 1_000_000],
+      seconds: SMOKE ? 0.5 : 3,
+      smoke: SMOKE,
+      port: PORT + 4,
+      outDir: OUT,
+      log,
+    }).catch((err: unknown) => errors.push(`sweep: ${String(err)}`));
+  }
 
   await writeReport(OUT, {
     smoke: SMOKE,
