@@ -1,0 +1,3 @@
+CREATE INDEX "list_items_t1_count_idx" ON "list_items" USING btree ("schema_id","t1") WHERE "list_items"."t1" is not null;--> statement-breakpoint
+CREATE INDEX "list_items_t2_count_idx" ON "list_items" USING btree ("schema_id","t2") WHERE "list_items"."t2" is not null;--> statement-breakpoint
+CREATE INDEX "list_items_t3_count_idx" ON "list_items" USING btree ("schema_id","t3") WHERE "list_items"."t3" is not null;
