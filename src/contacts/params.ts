@@ -18,7 +18,7 @@ const betweenMessage = (field: string, min: number, max: number) =>
   `The ${field} field must be between ${min} and ${max}.`;
 
 export const boundedInt = (field: string, min: number, max: number) =>
-  intParam().refine((n) => n >= min && n <= max, betweenMessage(field, min, max));
+  intParam({ min, max, message: betweenMessage(field, min, max) });
 
 export const optionalBoundedInt = (field: string, min: number, max: number) =>
   optionalInt(min, max, betweenMessage(field, min, max));

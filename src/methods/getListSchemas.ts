@@ -1,7 +1,7 @@
 import { ListSchema } from '../openapi/responses/listSchemas.js';
 import { pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
-import { intParam } from '../shared/paramTypes.js';
+import { blankToUndefined, intParam } from '../shared/paramTypes.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
 import { presentListSchema } from '../lists/schemas/presenter.js';
 import { pageOwnedLists } from '../lists/schemas/repository.js';
@@ -19,12 +19,10 @@ export const getListSchemas = defineMethod({
   changesData: false,
   success: [{ status: 200, description: 'A page of list schemas', body: pageOf(ListSchema) }],
   params: z.object({
-    // An empty value is "not given" (page 1); anything else must be an integer ≥ 1.
+    // A blank value is "not sent" (page 1); anything else must be an integer ≥ 1.
     page: z.preprocess(
-      (v) => (v === '' || v === null ? undefined : v),
-      intParam()
-        .refine((n) => n >= 1, 'must be at least 1')
-        .default(1),
+      blankToUndefined,
+      intParam({ min: 1, max: Number.MAX_SAFE_INTEGER, message: 'must be at least 1' }).default(1),
     ),
   }),
   async handle({ page }, { caller, deps }) {

@@ -6,11 +6,28 @@ import { z } from 'zod';
  */
 const INTEGER_TEXT = /^-?\d{1,16}$/;
 
-export const intParam = () =>
-  z.preprocess(
+/** The bounds of an integer parameter and the 422 text for a value outside them. */
+export interface IntRange {
+  min: number;
+  max: number;
+  message: string;
+}
+
+/**
+ * An integer, from a JSON number or its decimal text. The bounds are zod's own checks, so the
+ * OpenAPI document states them (`minimum` / `maximum`); without a range, any safe integer.
+ */
+export const intParam = (range?: IntRange) => {
+  const integer = z
+    .number({ error: 'must be an integer' })
+    .int({ error: 'must be an integer', abort: true });
+  return z.preprocess(
     (v) => (typeof v === 'string' && INTEGER_TEXT.test(v.trim()) ? Number(v.trim()) : v),
-    z.number({ error: 'must be an integer' }).int('must be an integer').safe('is out of range'),
+    range
+      ? integer.min(range.min, { error: range.message }).max(range.max, { error: range.message })
+      : integer.safe('is out of range'),
   );
+};
 
 /**
  * The one blank rule of every method: null, or text that is empty or only whitespace, means
@@ -29,7 +46,7 @@ export const optionalParam = <T extends z.ZodType>(schema: T) =>
 
 /** An optional integer from `min` to `max`; `message` is the 422 text outside the range. */
 export const optionalInt = (min: number, max: number, message: string) =>
-  optionalParam(intParam().refine((n) => n >= min && n <= max, message));
+  optionalParam(intParam({ min, max, message }));
 
 const TRUE_FORMS = new Set<unknown>([true, 'true', '1', 1]);
 const FALSE_FORMS = new Set<unknown>([false, 'false', '0', 0]);

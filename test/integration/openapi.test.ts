@@ -153,3 +153,32 @@ describe('error bodies (the error rules) against the document', () => {
     expect(responseChecker(doc)('getMe', error)).toEqual([]);
   });
 });
+
+describe('bounds the server enforces are in the document', () => {
+  const property = (method: string, name: string): Json => {
+    const params = doc.components.schemas[`${method}Params`] as Json;
+    const found = [params, ...(params.allOf ?? []), ...(params.anyOf ?? [])].find(
+      (s: Json) => s.properties?.[name],
+    );
+    return found?.properties[name];
+  };
+
+  it.each([
+    ['getListItems', 'limit', 1, 1000],
+    ['getListItems', 'page', 1, Number.MAX_SAFE_INTEGER],
+    ['getListSchemas', 'page', 1, Number.MAX_SAFE_INTEGER],
+    ['getContacts', 'count', 1, 500],
+    ['getContacts', 'limit', 1, 1000],
+    ['getContacts', 'offset', 0, Number.MAX_SAFE_INTEGER],
+    ['getContacts', 'date_from', 0, 253_402_300_799],
+    ['getNumberOfContacts', 'date_to', 0, 253_402_300_799],
+    ['createOrUpdateContact', 'telegram_id', 1, Number.MAX_SAFE_INTEGER],
+  ])('%s.%s is an integer from %d to %d', async (method, name, min, max) => {
+    expect(property(method, name)).toMatchObject({ type: 'integer', minimum: min, maximum: max });
+    // and the server holds to it: one below the minimum is refused under that key
+    const tenant = await makeTenant(t.db);
+    const res = await call(t.app, method, { [name]: min - 1 }, { key: tenant.apiKey });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toContain(name);
+  });
+});
