@@ -50,7 +50,12 @@ export function toFilters(p: { bot_id?: number; date_from?: number; date_to?: nu
 /** Text of at most `max` characters; NUL is refused (Postgres text cannot hold it). */
 export const textOf = (field: string, max = 255) =>
   z
-    .string({ error: `The ${field} field must be a string.` })
+    .string({
+      error: (issue) =>
+        issue.input === undefined
+          ? `The ${field} field is required and must not be blank.`
+          : `The ${field} field must be a string.`,
+    })
     .max(max, `The ${field} field must not be greater than ${max} characters.`)
     .refine((s) => !s.includes('\0'), `The ${field} field must not contain NUL characters.`);
 

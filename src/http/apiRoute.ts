@@ -17,6 +17,14 @@ export function registerApiRoute(
   deps: AppDeps,
   methods: ReadonlyMap<string, ApiMethod> = registry,
 ): void {
+  // Any other verb on an API path is told which ones work, before anything else is read.
+  app.route({
+    method: ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'],
+    url: '/api/v1/:method',
+    handler: async (request) => {
+      throw errors.methodNotAllowed(request.method);
+    },
+  });
   app.route<{ Params: { method: string } }>({
     method: ['GET', 'POST'],
     url: '/api/v1/:method',

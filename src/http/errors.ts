@@ -21,6 +21,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The HTTP methods an API path answers (HEAD as GET without a body). */
+const API_VERBS = 'GET, HEAD, POST';
+
 export const errors = {
   /** 401: no key, wrong key or regenerated key (the authentication rules). */
   unauthorized: () => new ApiError(401, { error: 'unauthorized' }),
@@ -34,6 +37,16 @@ export const errors = {
   accountBlocked: () =>
     new ApiError(403, { error: 'account_blocked', message: 'The account is blocked.' }),
   notFound: () => new ApiError(404, { error: 'not_found', message: 'Not found.' }),
+  /** 405: an HTTP method other than GET, HEAD or POST on an API path */
+  methodNotAllowed: (verb: string) =>
+    new ApiError(
+      405,
+      {
+        error: 'method_not_allowed',
+        message: `The ${truncate(verb)} method is not supported here. Supported methods: GET, HEAD, POST.`,
+      },
+      { allow: API_VERBS },
+    ),
   methodNotFound: (name: string) =>
     new ApiError(404, { error: 'not_found', message: `Unknown method ${truncate(name)}.` }),
   /** 410: deprecated method past its sunset date (the versioning rules). */

@@ -90,11 +90,21 @@ describe('not found (docs/decisions.md: unknown method and unknown path are 404 
     expect(res.headers['x-request-id']).toBeDefined();
   });
 
-  it('answers an unsupported HTTP verb on a method path with 404 JSON', async () => {
-    const res = await t.app.inject({ method: 'DELETE', url: '/api/v1/getMe' });
-    expect(res.statusCode).toBe(404);
-    expect(isJson(res)).toBe(true);
-  });
+  it.each(['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'] as const)(
+    'answers %s on a method path with 405 JSON and Allow, before the key is checked',
+    async (verb) => {
+      for (const url of ['/api/v1/getMe', '/api/v1/noSuchMethod']) {
+        const res = await t.app.inject({ method: verb, url });
+        expect(res.statusCode).toBe(405);
+        expect(res.headers.allow).toBe('GET, HEAD, POST');
+        expect(isJson(res)).toBe(true);
+        expect(res.json()).toEqual({
+          error: 'method_not_allowed',
+          message: `The ${verb} method is not supported here. Supported methods: GET, HEAD, POST.`,
+        });
+      }
+    },
+  );
 });
 
 describe('unreadable requests (docs/decisions.md: 400 JSON, oversized 413 JSON)', () => {

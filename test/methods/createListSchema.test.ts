@@ -304,6 +304,17 @@ describe('createListSchema refuses (createListSchema, the error rules)', () => {
     },
   );
 
+  it.each([
+    ['   ', 'The name field: must not be blank'],
+    [null, 'The name field: must not be blank'],
+    [undefined, 'The name field is required.'],
+    [5, 'The name field: must be a string'],
+  ])('says what is wrong with the name %j', async (name, message) => {
+    const res = await create({ ...base(), name });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({ name: [message] });
+  });
+
   it('allows a reserved name in another case, since slugs are case-sensitive', async () => {
     const res = await create({ ...base(), fields: [{ name: 'Id', slug: 'ID', type: 'string' }] });
     expect(res.status).toBe(201);

@@ -421,3 +421,18 @@ async function createBotFor(tenant: Tenant): Promise<number> {
   const bot = await createBot(t.db, tenant.projectUuid, 'Second');
   return bot.id;
 }
+
+describe('createOrUpdateContact: a blank name', () => {
+  it.each(['', '   ', null])('is refused as blank (%j), not as "not a string"', async (name) => {
+    const res = await upsert({
+      bot_id: owner.botId,
+      messenger: 'telegram',
+      telegram_id: nextTelegramId(),
+      name,
+    });
+    expect(res.status).toBe(422);
+    expect(res.body.errors).toEqual({
+      name: ['The name field is required and must not be blank.'],
+    });
+  });
+});

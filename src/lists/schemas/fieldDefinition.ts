@@ -23,9 +23,17 @@ export const flag = (fallback: boolean) =>
 
 export const requiredText = (max = 255) =>
   z
-    .string({ error: 'must be a string' })
+    .string({
+      // A blank value counts as not sent: the text says which of the two it was.
+      error: (issue) =>
+        issue.input === undefined
+          ? 'is required'
+          : issue.input === null
+            ? 'must not be blank'
+            : 'must be a string',
+    })
     .trim()
-    .min(1, 'must not be empty')
+    .min(1, 'must not be blank')
     .max(max, `may not be greater than ${max} characters`)
     // Postgres text and jsonb cannot hold U+0000, and jsonb refuses an unpaired surrogate.
     .refine(isStorableText, 'must not contain NUL characters or unpaired surrogates');
