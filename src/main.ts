@@ -1,7 +1,7 @@
 import { buildApp } from './app.js';
 import { openMigratedDatabase } from './infra/db/open.js';
 import { ensureDemoAccount } from './embedded/demoAccount.js';
-import { startReclaimLoop, type ReclaimLoop } from './lists/schemas/reclaimLoop.js';
+import { startMaintenanceLoop, type MaintenanceLoop } from './maintenanceLoop.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { loadConfigOrExit } from './startup.js';
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const runtime = createRuntime(config, database, log);
   const app = buildApp(runtime.deps);
 
-  let reclaimer: ReclaimLoop | undefined;
+  let maintenance: MaintenanceLoop | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       clearInterval(sweep);
-      await reclaimer?.stop();
+      await maintenance?.stop();
       await runtime.close();
       process.exit(0);
     } catch (err) {
@@ -63,8 +63,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ host: config.host, port: config.port });
-  // Records of deleted lists and values of deleted fields are removed in the background.
-  if (!closing) reclaimer = startReclaimLoop(runtime.deps.db, log);
+  // Records of deleted lists, values of deleted fields and expired idempotency keys are
+  // removed in the background.
+  if (!closing) maintenance = startMaintenanceLoop(runtime.deps.db, log);
 }
 
 main().catch((err: unknown) => {

@@ -1,7 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { extractApiKey } from '../admission/extractKey.js';
-import type { ApiMethod } from '../methods/method.js';
+import { answerOnce } from '../idempotency/answerOnce.js';
+import { IDEMPOTENCY_HEADER, takeIdempotencyKey } from '../idempotency/idempotencyKey.js';
+import type { ApiMethod, MethodContext } from '../methods/method.js';
 import { methods as registry } from '../methods/registry.js';
 import { deprecationHeaders } from './deprecation.js';
 import { errors } from './errors.js';
@@ -10,7 +12,8 @@ import { validateParams } from '../shared/validate.js';
 
 /**
  * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:
- * method lookup → deprecation → parameters → auth → rate limit → validation → handler.
+ * method lookup → deprecation → parameters → auth → rate limit → idempotency key →
+ * validation → handler (inside the key's transaction when the method changes data).
  */
 export function registerApiRoute(
   app: FastifyInstance,
@@ -42,11 +45,20 @@ export function registerApiRoute(
       reply.header('x-ratelimit-remaining', String(rate.remaining));
       if (!rate.allowed) throw errors.tooManyAttempts(rate.retryAfterSeconds, rate.limit);
 
-      const ctx = { caller, deps, log: request.log };
-      const result = method.validatesOwnParams
-        ? await method.handle(params, ctx)
-        : await method.handle(validateParams(method.params, params), ctx);
-      return send(reply, result.status, result.body);
+      // Reads ignore a key: repeating them changes nothing.
+      const key = takeIdempotencyKey(request.headers[IDEMPOTENCY_HEADER], params);
+      const run = (runDeps: AppDeps) =>
+        runMethod(method, params, { caller, deps: runDeps, log: request.log });
+      if (key === undefined || !method.changesData) {
+        const result = await run(deps);
+        return send(reply, result.status, result.body);
+      }
+      const keyed = { ownerId: caller.accountId, key, method: method.name, params };
+      const answer = await answerOnce(deps, keyed, run);
+      if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      reply.code(answer.status);
+      if (answer.body === null) return reply.send();
+      return reply.type('application/json; charset=utf-8').send(answer.body);
     },
   });
 }
@@ -64,6 +76,13 @@ function collectParams(request: FastifyRequest): Record<string, unknown> {
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Validation (unless the method validates its own parameters), then the handler. */
+function runMethod(method: ApiMethod, params: Record<string, unknown>, ctx: MethodContext) {
+  return method.validatesOwnParams
+    ? method.handle(params, ctx)
+    : method.handle(validateParams(method.params, params), ctx);
 }
 
 function send(reply: FastifyReply, status: number, body: unknown) {

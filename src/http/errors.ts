@@ -47,6 +47,17 @@ export const errors = {
       },
       { allow: API_VERBS },
     ),
+  /** 409: the first request with this Idempotency-Key is still running */
+  idempotencyKeyInUse: () =>
+    new ApiError(
+      409,
+      {
+        error: 'idempotency_key_in_use',
+        message:
+          'A request with this idempotency key is still being processed; retry once it has finished.',
+      },
+      { 'retry-after': '1' },
+    ),
   methodNotFound: (name: string) =>
     new ApiError(404, { error: 'not_found', message: `Unknown method ${truncate(name)}.` }),
   /** 410: deprecated method past its sunset date (the versioning rules). */

@@ -10,7 +10,7 @@ import { defineMethod, noContent } from './method.js';
  * deleteListSchemaField. The field leaves the definition first (invisible at once), then its values
  * are erased from every record in short batches: before the 204 for all but big lists,
  * whose erase continues in the background (lists/schemas/fieldErasure.ts); if the
- * process stops midway, the background loop finishes it (reclaimLoop.ts).
+ * process stops midway, the background loop finishes it (src/maintenanceLoop.ts).
  */
 export const deleteListSchemaField = defineMethod({
   name: 'deleteListSchemaField',

@@ -8,7 +8,7 @@ import {
   projects,
 } from '../../src/infra/db/schema/index.js';
 import { reclaimDeletedLists } from '../../src/lists/schemas/reclaim.js';
-import { startReclaimLoop } from '../../src/lists/schemas/reclaimLoop.js';
+import { startMaintenanceLoop } from '../../src/maintenanceLoop.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
@@ -230,7 +230,7 @@ describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/r
     const gone = await createList(owner);
     await insertItems(t.db, gone, 2000);
     await del(gone);
-    const loop = startReclaimLoop(
+    const loop = startMaintenanceLoop(
       t.db,
       { info: () => undefined, warn: () => undefined, error: () => undefined },
       {

@@ -5,3 +5,4 @@ export * from './listSchemas.js';
 export * from './listItems.js';
 export * from './listFieldErasures.js';
 export * from './contacts.js';
+export * from './idempotencyKeys.js';

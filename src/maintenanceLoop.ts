@@ -1,25 +1,27 @@
 import type { Logger } from 'pino';
-import type { Database } from '../../infra/db/client.js';
-import { isDatabaseUnavailable } from '../../infra/db/errors.js';
-import { resumeStaleErasures } from './fieldErasure.js';
-import { reclaimDeletedLists } from './reclaim.js';
+import { purgeExpiredKeys } from './idempotency/purge.js';
+import type { Database } from './infra/db/client.js';
+import { isDatabaseUnavailable } from './infra/db/errors.js';
+import { resumeStaleErasures } from './lists/schemas/fieldErasure.js';
+import { reclaimDeletedLists } from './lists/schemas/reclaim.js';
 
-export interface ReclaimLoop {
+export interface MaintenanceLoop {
   /** stops the timer, asks a running pass to stop between batches, and waits for it */
   stop(): Promise<void>;
 }
 
 /**
- * The background work of list deletion: records of deleted lists (reclaim.ts) and
- * values of deleted fields whose erase was cut short (fieldErasure.ts). Runs once at
+ * The background work: records of deleted lists (lists/schemas/reclaim.ts), values of
+ * deleted fields whose erase was cut short (fieldErasure.ts) and expired idempotency keys
+ * (idempotency/purge.ts). Runs once at
  * start, so work left by a previous process resumes, then every `intervalMs`. The
  * timer is unref'd: it never keeps the process alive.
  */
-export function startReclaimLoop(
+export function startMaintenanceLoop(
   db: Database,
   log: Pick<Logger, 'info' | 'warn' | 'error'>,
   { intervalMs = 30_000 }: { intervalMs?: number } = {},
-): ReclaimLoop {
+): MaintenanceLoop {
   const controller = new AbortController();
   let running: Promise<void> | undefined;
 
@@ -28,13 +30,14 @@ export function startReclaimLoop(
       const signal = controller.signal;
       const erased = await resumeStaleErasures(db, { signal });
       const reclaimed = await reclaimDeletedLists(db, { signal });
-      if (erased > 0 || reclaimed.items > 0 || reclaimed.lists > 0) {
-        log.info({ erasedFields: erased, ...reclaimed }, 'reclaimed deleted list data');
+      const purgedKeys = await purgeExpiredKeys(db, signal);
+      if (erased > 0 || reclaimed.items > 0 || reclaimed.lists > 0 || purgedKeys > 0) {
+        log.info({ erasedFields: erased, ...reclaimed, purgedKeys }, 'background clean-up');
       }
     } catch (err) {
-      // The next pass retries; nothing is lost (both jobs are idempotent).
-      if (isDatabaseUnavailable(err)) log.warn({ err }, 'list reclaim: database unavailable');
-      else log.error({ err }, 'list reclaim failed');
+      // The next pass retries; nothing is lost (every job is idempotent).
+      if (isDatabaseUnavailable(err)) log.warn({ err }, 'clean-up: database unavailable');
+      else log.error({ err }, 'clean-up failed');
     }
   };
   const run = () => {
