@@ -20,8 +20,14 @@ export interface Attempt {
   /** unique per attempt: the record's marker / the contact's telegram_id */
   seq: number;
   sentAt: number;
+  /** the parameters sent (with `idempotency_key` in a keyed load) */
+  params: Record<string, unknown>;
   result?: Timed;
 }
+
+/** The method an attempt called. */
+export const methodOf = (a: Attempt) =>
+  a.kind === 'record' ? 'addListItem' : 'createOrUpdateContact';
 
 export const LOAD_FIELDS = [
   { name: 'Marker', slug: 'marker', type: 'string', is_required: true },
@@ -57,6 +63,8 @@ export function startWriteLoad(
   accounts: LoadAccount[],
   workers: number,
   firstSeq = 1,
+  /** every write carries an idempotency key of its own (`k<seq>`) */
+  keyed = false,
 ): Load {
   const attempts: Attempt[] = [];
   let running = true;
@@ -67,28 +75,20 @@ export function startWriteLoad(
       const { tenant, listId } = accounts[account]!;
       const n = seq++;
       const kind = n % 2 === 0 ? 'record' : 'contact';
-      const attempt: Attempt = { kind, account, seq: n, sentAt: Date.now() };
-      attempts.push(attempt);
-      attempt.result =
+      const params: Record<string, unknown> =
         kind === 'record'
-          ? await timedCall(
-              url(),
-              'addListItem',
-              { schema_id: listId, data: { marker: `m${n}`, n, secret: `s${n}` } },
-              tenant.apiKey,
-            )
-          : await timedCall(
-              url(),
-              'createOrUpdateContact',
-              {
-                bot_id: tenant.botId,
-                messenger: 'telegram',
-                telegram_id: n,
-                name: `c${n}`,
-                phone: `+1555${String(n).padStart(7, '0')}`,
-              },
-              tenant.apiKey,
-            );
+          ? { schema_id: listId, data: { marker: `m${n}`, n, secret: `s${n}` } }
+          : {
+              bot_id: tenant.botId,
+              messenger: 'telegram',
+              telegram_id: n,
+              name: `c${n}`,
+              phone: `+1555${String(n).padStart(7, '0')}`,
+            };
+      if (keyed) params.idempotency_key = `k${n}`;
+      const attempt: Attempt = { kind, account, seq: n, sentAt: Date.now(), params };
+      attempts.push(attempt);
+      attempt.result = await timedCall(url(), methodOf(attempt), params, tenant.apiKey);
     }
   };
   const loops = Array.from({ length: workers }, (_, w) => loop(w));
