@@ -40,6 +40,11 @@ export const headers: Record<string, { description: string; schema: JsonSchema }
     description: 'Deprecated methods only: the HTTP-date from which the method answers `410`.',
     schema: { type: 'string' },
   },
+  IdempotentReplayed: {
+    description:
+      'Present, with the value `true`, when the answer is the stored first answer to this Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
   RequestId: {
     description: 'Identifies the request in the service logs; quote it when reporting a problem.',
     schema: { type: 'string' },
@@ -54,6 +59,7 @@ export const successHeaders = {
   'X-RateLimit-Remaining': ref('RateLimitRemaining'),
   Deprecation: ref('Deprecation'),
   Sunset: ref('Sunset'),
+  'Idempotent-Replayed': ref('IdempotentReplayed'),
   'X-Request-Id': ref('RequestId'),
 };
 
@@ -63,6 +69,7 @@ const headersByStatus: Partial<Record<ErrorStatus, Record<string, unknown>>> = {
     'X-RateLimit-Limit': ref('RateLimitLimit'),
     'X-RateLimit-Remaining': ref('RateLimitRemaining'),
   },
+  409: { 'Retry-After': ref('RetryAfter') },
   503: { 'Retry-After': ref('RetryAfter') },
 };
 

@@ -22,18 +22,23 @@ export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unk
     responses: { ...successResponses(name, doc.success), ...errorResponseRefs() },
   };
   const callWith = doc.changesData
-    ? 'This method changes data: call it with POST.'
+    ? 'This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.'
     : 'A read: GET and POST answer alike.';
+  const keyHeader = doc.changesData ? [IDEMPOTENCY_KEY_HEADER] : [];
   return {
     get: {
       ...shared,
       operationId: `${name}ViaGet`,
       description: [doc.description, callWith, GET_NOTE].filter(Boolean).join('\n\n'),
-      parameters: properties.map((p) => queryParameter(p.name, p.schema, p.required)),
+      parameters: [
+        ...keyHeader,
+        ...properties.map((p) => queryParameter(p.name, p.schema, p.required)),
+      ],
     },
     post: {
       ...shared,
       operationId: name,
+      ...(keyHeader.length > 0 ? { parameters: keyHeader } : {}),
       description: [doc.description, callWith, POST_NOTE].filter(Boolean).join('\n\n'),
       requestBody: {
         required: anyRequired,
@@ -45,6 +50,16 @@ export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unk
     },
   };
 }
+
+/** The header that makes a write safe to retry (src/idempotency/). */
+const IDEMPOTENCY_KEY_HEADER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
 
 function queryParameter(name: string, schema: JsonSchema, required: boolean) {
   const nested = schema.type === 'object' || schema.type === 'array' || '$ref' in schema;

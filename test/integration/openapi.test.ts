@@ -67,7 +67,13 @@ describe('GET /api/v1/openapi.json (the API described from its own schemas)', ()
       expect(open, `${name}'s parameters are an open record`).toBe(false);
       const bodyTypes = Object.keys(item.post.requestBody.content);
       expect(bodyTypes).toEqual(['application/json', 'application/x-www-form-urlencoded']);
-      for (const p of item.get.parameters as Json[]) expect(p.in).toBe('query');
+      // the parameters in the query string; a method that changes data also takes the key header
+      const changes = methods.get(name)!.changesData;
+      for (const p of item.get.parameters as Json[]) {
+        expect(p.in).toBe(p.name === 'Idempotency-Key' && changes ? 'header' : 'query');
+      }
+      const postHeaders = ((item.post.parameters ?? []) as Json[]).map((p) => p.name);
+      expect(postHeaders).toEqual(changes ? ['Idempotency-Key'] : []);
       expect(Object.keys(item.post.responses)).toEqual(
         expect.arrayContaining(['401', '402', '403', '404', '410', '422', '429']),
       );

@@ -12,7 +12,7 @@ export interface paths {
      * Add a record
      * @description `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -22,7 +22,7 @@ export interface paths {
      * Add a record
      * @description `data` maps field slugs to values; keys that are not fields are ignored. `422` (`data.<slug>`) for a missing required field or a wrong-type value.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -44,7 +44,7 @@ export interface paths {
      * Add a field at the end of a list
      * @description Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -54,7 +54,7 @@ export interface paths {
      * Add a field at the end of a list
      * @description Existing records do not change. `422` when the slug exists (`field.slug`) or a `money` field lacks a known currency (`field.currency`).
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -76,7 +76,7 @@ export interface paths {
      * Create a list with 1 to 30 fields
      * @description Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -86,7 +86,7 @@ export interface paths {
      * Create a list with 1 to 30 fields
      * @description Give `project_uuid` or `bot_id` (if both, `bot_id` wins). Fields keep the order sent. `403` beyond 5000 lists per project or for another account's bot or project; `422` for a repeated or reserved slug (`fields.N.slug`) or an unknown currency (`fields.N.currency`).
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -108,7 +108,7 @@ export interface paths {
      * Find a contact by messenger ID and update it, or create it
      * @description Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -118,7 +118,7 @@ export interface paths {
      * Find a contact by messenger ID and update it, or create it
      * @description Creating adds the contact to the bot without starting its scenario or sending anything. On update `name` always changes; `email`, `address`, `phone` and usernames change only when passed non-empty; `tags` are replaced when passed. `404` (`errors.bot_id`) when no own bot has this `bot_id`.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -140,7 +140,7 @@ export interface paths {
      * Delete a record
      * @description `404` when already deleted.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -150,7 +150,7 @@ export interface paths {
      * Delete a record
      * @description `404` when already deleted.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -172,7 +172,7 @@ export interface paths {
      * Delete a list and its records
      * @description `404` when already deleted.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -182,7 +182,7 @@ export interface paths {
      * Delete a list and its records
      * @description `404` when already deleted.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -204,7 +204,7 @@ export interface paths {
      * Delete a field and erase its values in every record
      * @description Irreversible. `422` (key `slug`) when no field has the slug.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -214,7 +214,7 @@ export interface paths {
      * Delete a field and erase its values in every record
      * @description Irreversible. `422` (key `slug`) when no field has the slug.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -436,7 +436,7 @@ export interface paths {
      * Change some fields of a record
      * @description Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
      */
@@ -446,7 +446,7 @@ export interface paths {
      * Change some fields of a record
      * @description Fields absent from `data` are unchanged; null and empty values are skipped (a field cannot be cleared). `404` with `errors.item_id` when the record or its list is gone.
      *
-     *     This method changes data: call it with POST.
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
@@ -655,6 +655,11 @@ export interface components {
       errors?: {
         [key: string]: string[];
       };
+    };
+    Error409: {
+      /** @constant */
+      error: 'idempotency_key_in_use';
+      message: string;
     };
     Error410: {
       error: string;
@@ -920,6 +925,17 @@ export interface components {
         'application/json': components['schemas']['Error404'];
       };
     };
+    /** @description A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds. */
+    IdempotencyKeyInUse: {
+      headers: {
+        'X-Request-Id': components['headers']['RequestId'];
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error409'];
+      };
+    };
     /** @description The method was switched off after its sunset date. */
     MethodRemoved: {
       headers: {
@@ -1006,6 +1022,8 @@ export interface components {
     Deprecation: 'true';
     /** @description Deprecated methods only: the HTTP-date from which the method answers `410`. */
     Sunset: string;
+    /** @description Present, with the value `true`, when the answer is the stored first answer to this Idempotency-Key. */
+    IdempotentReplayed: 'true';
     /** @description Identifies the request in the service logs; quote it when reporting a problem. */
     RequestId: string;
   };
@@ -1023,7 +1041,10 @@ export interface operations {
           [key: string]: unknown;
         };
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1036,6 +1057,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1049,6 +1071,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1060,7 +1083,10 @@ export interface operations {
   addListItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1088,6 +1114,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1101,6 +1128,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1134,7 +1162,10 @@ export interface operations {
           is_encryptable?: boolean;
         };
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1147,6 +1178,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1158,6 +1190,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1169,7 +1202,10 @@ export interface operations {
   addListSchemaField: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1197,6 +1233,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1208,6 +1245,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1244,7 +1282,10 @@ export interface operations {
         }[];
         is_menu?: boolean;
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1257,6 +1298,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1270,6 +1312,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1281,7 +1324,10 @@ export interface operations {
   createListSchema: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1324,6 +1370,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1337,6 +1384,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1364,7 +1412,10 @@ export interface operations {
         address?: string;
         tags?: string[];
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1377,6 +1428,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1391,6 +1443,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1404,6 +1457,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1415,7 +1469,10 @@ export interface operations {
   createOrUpdateContact: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1444,6 +1501,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1458,6 +1516,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1471,6 +1530,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1485,7 +1545,10 @@ export interface operations {
         /** @description Record ID */
         item_id: string;
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1498,6 +1561,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1509,6 +1573,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1520,7 +1585,10 @@ export interface operations {
   deleteListItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1543,6 +1611,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1554,6 +1623,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1567,7 +1637,10 @@ export interface operations {
       query: {
         schema_id: string;
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1580,6 +1653,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1591,6 +1665,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1602,7 +1677,10 @@ export interface operations {
   deleteListSchema: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1625,6 +1703,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1636,6 +1715,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1650,7 +1730,10 @@ export interface operations {
         schema_id: string;
         slug: string;
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1663,6 +1746,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1674,6 +1758,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1685,7 +1770,10 @@ export interface operations {
   deleteListSchemaField: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -1709,6 +1797,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1720,6 +1809,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1753,6 +1843,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1766,6 +1857,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1802,6 +1894,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1815,6 +1908,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1854,6 +1948,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1867,6 +1962,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1907,6 +2003,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1920,6 +2017,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1946,6 +2044,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -1959,6 +2058,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -1993,6 +2093,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2006,6 +2107,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2032,6 +2134,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2045,6 +2148,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2079,6 +2183,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2092,6 +2197,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2116,6 +2222,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2129,6 +2236,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2159,6 +2267,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2172,6 +2281,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2200,6 +2310,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2213,6 +2324,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2248,6 +2360,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2261,6 +2374,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2279,7 +2393,10 @@ export interface operations {
           [key: string]: unknown;
         };
       };
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2292,6 +2409,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2305,6 +2423,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
@@ -2316,7 +2435,10 @@ export interface operations {
   updateListItem: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
       path?: never;
       cookie?: never;
     };
@@ -2342,6 +2464,7 @@ export interface operations {
           'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
           Deprecation: components['headers']['Deprecation'];
           Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           'X-Request-Id': components['headers']['RequestId'];
           [name: string]: unknown;
         };
@@ -2355,6 +2478,7 @@ export interface operations {
       402: components['responses']['ProRequired'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
       410: components['responses']['MethodRemoved'];
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];

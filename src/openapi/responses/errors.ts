@@ -20,6 +20,7 @@ export const errorBodies = {
       'List, record and bot lookups name the parameter: `schema_id`, `item_id` or `bot_id`',
     ),
   }),
+  409: z.object({ error: z.literal('idempotency_key_in_use'), message: z.string() }),
   410: z.object({ error: z.string(), code: z.literal('method_removed') }),
   413: z.object({ error: z.literal('payload_too_large'), message: z.string() }),
   422: z.object({ message: z.string(), errors: ValidationErrors }),
@@ -44,6 +45,11 @@ export const errorResponses: Record<ErrorStatus, { name: string; description: st
       "Account blocked, or the bot, list or record belongs to another account's project.",
   },
   404: { name: 'NotFound', description: 'Bot, contact, list or record not found.' },
+  409: {
+    name: 'IdempotencyKeyInUse',
+    description:
+      'A request with the same Idempotency-Key is still running: retry after `Retry-After` seconds.',
+  },
   410: { name: 'MethodRemoved', description: 'The method was switched off after its sunset date.' },
   413: { name: 'PayloadTooLarge', description: 'The request body is too large' },
   422: {
