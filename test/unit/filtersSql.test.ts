@@ -5,7 +5,7 @@ import { ValidationError } from '../../src/shared/errors.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
-import type { RecordQuery } from '../../src/lists/filters/query.js';
+import type { ItemQuery } from '../../src/lists/filters/query.js';
 
 /**
  * The filter compiler, first half (STYLE 6): the SQL text and bound parameters it emits per
@@ -42,8 +42,8 @@ const FIELDS: StoredField[] = [
   field('secret', 'string', { is_encryptable: true }),
 ];
 
-function where(filters: unknown, links: RecordQuery['links'] = {}) {
-  const query: RecordQuery = {
+function where(filters: unknown, links: ItemQuery['links'] = {}) {
+  const query: ItemQuery = {
     listId: 'L',
     fields: FIELDS,
     conditions: parseFilters(FIELDS, filters),
@@ -174,7 +174,7 @@ describe('filter SQL on fields without a slot (JSONB fallback)', () => {
   it('never puts a slug or a value into the SQL text', () => {
     const evil = "x'); drop table list_items; --";
     const fields = [field(evil, 'string')];
-    const query: RecordQuery = {
+    const query: ItemQuery = {
       listId: 'L',
       fields,
       conditions: parseFilters(fields, { [evil]: `like,${evil}` }),

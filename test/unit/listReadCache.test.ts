@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
-import type { RecordQuery } from '../../src/lists/filters/query.js';
+import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { ListReadCache, pageKey, selectionKey } from '../../src/lists/items/readCache.js';
 
 const row = (id: string) => ({ id, data: {}, createdAt: new Date(0), updatedAt: new Date(0) });
@@ -16,7 +16,7 @@ const city: StoredField = {
   slot: 't1',
 };
 const price: StoredField = { ...city, slug: 'price', name: 'Price', type: 'number', slot: 'n1' };
-const query = (conditions: RecordQuery['conditions']): RecordQuery => ({
+const query = (conditions: ItemQuery['conditions']): ItemQuery => ({
   listId: 'l',
   fields: [city, price],
   conditions,

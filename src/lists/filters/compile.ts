@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { fieldTypeOf } from '../field-types/registry.js';
 import { fieldExpression, operandParameter } from './columns.js';
-import type { Condition, RecordQuery, Sort } from './query.js';
+import type { Condition, ItemQuery, Sort } from './query.js';
 
 /**
  * The only place filters and sorts become SQL. Every value is a bound parameter; column
@@ -59,7 +59,7 @@ export function compileCondition(c: Condition): SQL {
 }
 
 /** getListItems `contact_id` / `bot_id`: linked through any (unencrypted) field of that type. */
-function compileLink(query: RecordQuery, kind: 'contact' | 'bot', id: number): SQL {
+function compileLink(query: ItemQuery, kind: 'contact' | 'bot', id: number): SQL {
   const matches = query.fields
     .filter((f) => !f.is_encryptable && fieldTypeOf(f).references === kind)
     .map(
@@ -69,7 +69,7 @@ function compileLink(query: RecordQuery, kind: 'contact' | 'bot', id: number): S
   return matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` or `)})`;
 }
 
-export function compileWhere(query: RecordQuery): SQL {
+export function compileWhere(query: ItemQuery): SQL {
   const parts: SQL[] = [sql`${sql.identifier('schema_id')} = ${query.listId}`];
   for (const c of query.conditions) parts.push(compileCondition(c));
   if (query.links.contact !== undefined)
@@ -106,7 +106,7 @@ export function compileSort(sort: Sort): SortSegment[] {
 }
 
 /** Whether `meta.total` needs a count: with no condition the list's counter is exact. */
-export function isFiltered(query: RecordQuery): boolean {
+export function isFiltered(query: ItemQuery): boolean {
   return (
     query.conditions.length > 0 ||
     query.links.contact !== undefined ||

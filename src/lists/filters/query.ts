@@ -18,7 +18,7 @@ export type Sort =
   | { by: 'field'; field: StoredField; kind: SqlKind; direction: Direction };
 
 /** Everything getListItems selects by, after parsing; the compiler's only input. */
-export interface RecordQuery {
+export interface ItemQuery {
   listId: string;
   fields: readonly StoredField[];
   conditions: Condition[];

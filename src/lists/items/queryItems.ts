@@ -4,7 +4,7 @@ import type { OrderedObject } from '../../shared/orderedJson.js';
 import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
-import type { RecordQuery } from '../filters/query.js';
+import type { ItemQuery } from '../filters/query.js';
 import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey } from './readCache.js';
 import { requireOwnList } from '../listAccess.js';
@@ -40,7 +40,7 @@ export async function queryItems(
     () => parseFilters(list.fields, input.filters),
     () => parseOrderBy(list.fields, input.orderBy),
   );
-  const query: RecordQuery = {
+  const query: ItemQuery = {
     listId: list.id,
     fields: list.fields,
     conditions,

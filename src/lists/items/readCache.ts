@@ -1,5 +1,5 @@
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import type { RecordQuery } from '../filters/query.js';
+import type { ItemQuery } from '../filters/query.js';
 import type { ItemRow } from './foundItem.js';
 
 /** Filtered totals are numbers: this many are kept whatever the row budget. */
@@ -70,7 +70,7 @@ function touch<V>(map: Map<string, V>, key: string): V | undefined {
  * The key of what a query selects in one version of a list: the conditions in a fixed
  * order (they are ANDed, so order does not matter) and the contact / bot links.
  */
-export function selectionKey(list: Pick<ListSchemaRow, 'id' | 'version'>, query: RecordQuery) {
+export function selectionKey(list: Pick<ListSchemaRow, 'id' | 'version'>, query: ItemQuery) {
   const conditions = query.conditions
     .map((c) => JSON.stringify([c.field.slot ?? c.field.slug, c.kind, c.op, c.operand]))
     .sort();
@@ -78,7 +78,7 @@ export function selectionKey(list: Pick<ListSchemaRow, 'id' | 'version'>, query:
 }
 
 /** The key of one page of a selection: its order, size and start. */
-export function pageKey(selection: string, query: RecordQuery, limit: number, offset: number) {
+export function pageKey(selection: string, query: ItemQuery, limit: number, offset: number) {
   const sort =
     query.sort.by === 'field'
       ? [query.sort.field.slot ?? query.sort.field.slug, query.sort.kind, query.sort.direction]
