@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import pino from 'pino';
+import { format, resolveConfig } from 'prettier';
 import { uuidv7 } from 'uuidv7';
 import { connectPostgres, queryRows } from '../src/infra/db/client.js';
 import { listSchemas, type StoredField } from '../src/infra/db/schema/listSchemas.js';
@@ -429,7 +430,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
     await pool.end();
     await Promise.all(Object.values(servers).map((sv) => sv.stop()));
   }
-  writeReport(rows, o);
+  await writeReport(rows, o);
   return rows;
 }
 
@@ -449,9 +450,15 @@ function formatRow(r: SweepRow): string {
   ].join(' | ');
 }
 
-function writeReport(rows: SweepRow[], o: SweepOptions) {
+/** Both files go through prettier with the project's settings, as report.ts does. */
+async function writeReport(rows: SweepRow[], o: SweepOptions) {
   mkdirSync(o.outDir, { recursive: true });
-  writeFileSync(path.join(o.outDir, 'sweep.json'), `${JSON.stringify(rows, null, 2)}\n`);
+  const write = async (name: string, text: string, parser: string) => {
+    const file = path.join(o.outDir, name);
+    const settings = (await resolveConfig(file)) ?? {};
+    writeFileSync(file, await format(text, { ...settings, parser }));
+  };
+  await write('sweep.json', JSON.stringify(rows), 'json');
   const lines = [
     '# Selectivity sweep',
     '',
@@ -468,7 +475,7 @@ function writeReport(rows: SweepRow[], o: SweepOptions) {
     ),
     '',
   ];
-  writeFileSync(path.join(o.outDir, 'sweep.md'), lines.join('\n'));
+  await write('sweep.md', lines.join('\n'), 'markdown');
 }
 
 if (process.argv[1] === import.meta.filename) {

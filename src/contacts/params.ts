@@ -109,6 +109,8 @@ export const tagsParam = () =>
 function cleanTags(v: unknown): unknown {
   if (v === '') return [];
   if (v === null) return undefined;
+  // `tags=vip` in a query string or form is one tag, as `tags[]=vip` is
+  if (typeof v === 'string') v = [v];
   if (!Array.isArray(v) || !v.every((t) => typeof t === 'string')) return v;
   return [...new Set(v.map((t: string) => t.trim()).filter((t) => t !== ''))];
 }

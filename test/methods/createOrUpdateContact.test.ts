@@ -436,3 +436,20 @@ describe('createOrUpdateContact: a blank name', () => {
     });
   });
 });
+
+describe('createOrUpdateContact: one tag without brackets', () => {
+  it.each(['query', 'form'] as const)('reads tags=vip via %s as the one tag "vip"', async (via) => {
+    const res = await upsert(
+      {
+        bot_id: owner.botId,
+        messenger: 'telegram',
+        telegram_id: nextTelegramId(),
+        name: 'T',
+        tags: 'vip',
+      },
+      via,
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.data.tags).toEqual(['vip']);
+  });
+});
