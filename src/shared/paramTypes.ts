@@ -51,11 +51,13 @@ export const optionalInt = (min: number, max: number, message: string) =>
 const TRUE_FORMS = new Set<unknown>([true, 'true', '1', 1]);
 const FALSE_FORMS = new Set<unknown>([false, 'false', '0', 0]);
 
+/** The boolean a parameter or a field value means (`true`, `"true"`, `1`, `"1"` and the false forms), else undefined. */
+export function booleanFrom(v: unknown): boolean | undefined {
+  return TRUE_FORMS.has(v) ? true : FALSE_FORMS.has(v) ? false : undefined;
+}
+
 export const boolParam = () =>
-  z.preprocess(
-    (v) => (TRUE_FORMS.has(v) ? true : FALSE_FORMS.has(v) ? false : v),
-    z.boolean({ error: 'must be true or false' }),
-  );
+  z.preprocess((v) => booleanFrom(v) ?? v, z.boolean({ error: 'must be true or false' }));
 
 /** A required identifier given as text (list and record ids). */
 export const idParam = () =>
