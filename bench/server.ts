@@ -18,6 +18,10 @@ export function benchServiceEnv(databaseUrl: string): Record<string, string> {
     // high enough never to refuse, so the limiter runs on every request without capping
     RATE_LIMIT_PER_MINUTE: '1000000000',
     LOG_LEVEL: 'warn',
+    // Scenarios a–i repeat one request against a raw replay of its SQL: a remembered answer
+    // would replay one query. They measure the path that counts and pages; the sweep
+    // (sweep.ts) measures the read cache on its own.
+    LIST_CACHE_ROWS: '0',
   };
 }
 

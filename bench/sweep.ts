@@ -377,7 +377,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const loaded = await loadData(o.sizes, o.smoke ? 'lk_sweep_smoke' : 'lk_sweep', o.log);
   const env = benchServiceEnv(loaded.url);
   const servers: Record<'cached' | 'uncached', ServerProcess> = {
-    cached: await startServer({ env, port: o.port }),
+    cached: await startServer({ env: { ...env, LIST_CACHE_ROWS: '50000' }, port: o.port }),
     uncached: await startServer({ env: { ...env, LIST_CACHE_ROWS: '0' }, port: o.port + 1 }),
   };
   const pool = new pg.Pool({ connectionString: loaded.url, max: CONNECTIONS });
