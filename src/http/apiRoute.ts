@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { extractApiKey } from '../admission/extractKey.js';
 import { answerOnce } from '../idempotency/answerOnce.js';
+import { answerWithChange } from '../idempotency/answerWithChange.js';
 import { IDEMPOTENCY_HEADER, takeIdempotencyKey } from '../idempotency/idempotencyKey.js';
 import type { ApiMethod, MethodContext } from '../methods/method.js';
 import { methods as registry } from '../methods/registry.js';
@@ -54,7 +55,11 @@ export function registerApiRoute(
         return send(reply, result.status, result.body);
       }
       const keyed = { ownerId: caller.accountId, key, method: method.name, params };
-      const answer = await answerOnce(deps, keyed, run);
+      const answer = method.writesKeyWithChange
+        ? await answerWithChange(deps, keyed, (keyClaim) =>
+            runMethod(method, params, { caller, deps, log: request.log, keyClaim }),
+          )
+        : await answerOnce(deps, keyed, run);
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
       reply.code(answer.status);
       if (answer.body === null) return reply.send();

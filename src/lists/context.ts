@@ -1,4 +1,6 @@
+import type { SQL } from 'drizzle-orm';
 import type { Caller } from '../admission/caller.js';
+import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
 import { ListReadCache } from './items/readCache.js';
@@ -20,6 +22,11 @@ export interface ListsContext {
 /** A list item operation's context: the app's, and who is calling. */
 export interface ItemContext extends ListsContext {
   caller: Caller;
+  /**
+   * Run in the same statement as an added item, given the item as answered: a
+   * data-modifying CTE that may read the CTE `inserted` (the new row's id).
+   */
+  alsoWrite?: (item: OrderedObject) => SQL;
 }
 
 export function createListsContext(

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
 import { addItem } from '../lists/items/addItem.js';
 import { dataParam } from '../lists/items/params.js';
+import type { OrderedObject } from '../shared/orderedJson.js';
 import { created, defineMethod } from './method.js';
 
 /** addListItem: adds a record to one of the caller's lists. */
@@ -17,13 +18,16 @@ export const addListItem = defineMethod({
     data: { customer: 'Ada', total: '129.90', paid: false },
   },
   changesData: true,
+  writesKeyWithChange: true,
   success: [{ status: 201, description: 'The created record', body: z.object({ data: ListItem }) }],
   params: z.object({
     schema_id: idParam().describe('List ID'),
     data: dataParam().describe("Object: field slug → value in the field type's format"),
   }),
-  async handle(params, { caller, deps }) {
-    const record = await addItem({ ...deps.lists, caller }, params.schema_id, params.data);
-    return created({ data: record });
+  async handle(params, { caller, deps, keyClaim }) {
+    const answer = (item: OrderedObject) => created({ data: item });
+    const alsoWrite = keyClaim && ((item: OrderedObject) => keyClaim.statement(answer(item)));
+    const item = await addItem({ ...deps.lists, caller, alsoWrite }, params.schema_id, params.data);
+    return answer(item);
   },
 });

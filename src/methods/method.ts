@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { SQL } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppDeps } from '../appDeps.js';
 import type { Caller } from '../admission/caller.js';
@@ -7,6 +8,17 @@ export interface MethodContext {
   caller: Caller;
   deps: AppDeps;
   log: FastifyBaseLogger;
+  /**
+   * With an Idempotency-Key, for a method that `writesKeyWithChange`: the statement that stores
+   * its answer, to be run in the same statement as the change (src/idempotency/).
+   */
+  keyClaim?: KeyClaim;
+}
+
+/** Renders a method's answer and gives the SQL that stores it beside the change. */
+export interface KeyClaim {
+  /** a data-modifying CTE over `inserted` (the written row): no separate transaction needed */
+  statement(result: MethodResult): SQL;
 }
 
 /** What a method answers: a status and a JSON body (none for 204). */
@@ -36,6 +48,11 @@ interface MethodDescription<S extends z.ZodType> {
   description?: string;
   /** methods that change data are called with POST */
   changesData: boolean;
+  /**
+   * The change is one statement that can also store an Idempotency-Key's answer (through
+   * `ctx.keyClaim`): a keyed call then needs no transaction of its own.
+   */
+  writesKeyWithChange?: boolean;
   success: SuccessResponse[];
   /** the parameters: the schema the pipeline (or the handler itself) validates with */
   params: S;

@@ -227,13 +227,10 @@ describe('Idempotency-Key on a method that changes data', () => {
 });
 
 describe('50 concurrent requests with one key', () => {
-  it('write once; every 2xx is the original answer, the rest are 409 with Retry-After', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
-    const key = newKey();
-    const body = JSON.stringify({ schema_id: list.id, data: { title: 'race' } });
-    const answers = await Promise.all(
+  const fire = (method: string, params: Record<string, unknown>, key: string) =>
+    Promise.all(
       Array.from({ length: 50 }, () =>
-        fetch(`${baseUrl}/api/v1/addListItem`, {
+        fetch(`${baseUrl}/api/v1/${method}`, {
           method: 'POST',
           headers: {
             authorization: `Bearer ${owner.apiKey}`,
@@ -241,7 +238,7 @@ describe('50 concurrent requests with one key', () => {
             'content-type': 'application/json',
             'idempotency-key': key,
           },
-          body,
+          body: JSON.stringify(params),
         }).then(async (r) => ({
           status: r.status,
           retryAfter: r.headers.get('retry-after'),
@@ -249,15 +246,39 @@ describe('50 concurrent requests with one key', () => {
         })),
       ),
     );
+
+  it('addListItem (the key stored by the insert itself): one write, every answer the original', async () => {
+    const list = await createListViaApi(t.app, owner, FIELDS);
+    const params = { schema_id: list.id, data: { title: 'race' } };
+    const answers = await fire('addListItem', params, newKey());
     expect(await itemCount(t.db, list.id)).toBe(1);
+    // a repeat waits for the first's one statement, then replays: no 409 on this path
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(201));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+  });
+
+  it('createOrUpdateContact (a keyed transaction): one write, the original answer or 409 with Retry-After', async () => {
+    const key = newKey();
+    const params = {
+      bot_id: owner.botId,
+      messenger: 'telegram',
+      telegram_id: 777_000_001,
+      name: 'Race',
+    };
+    const answers = await fire('createOrUpdateContact', params, key);
     const created = answers.filter((a) => a.status === 201);
     const busy = answers.filter((a) => a.status === 409);
     expect(created.length + busy.length).toBe(50);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((a) => a.text)).size).toBe(1);
     for (const b of busy) expect(b.retryAfter).toBe('1');
-    // once the first has finished, a retry gets the original answer
-    const retry = await call(t.app, 'addListItem', JSON.parse(body), {
+    const [row] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from contacts where bot_id = ${owner.botId} and telegram_id = 777000001`,
+    );
+    expect(row!.n).toBe(1);
+    // once the first has finished, a retry gets the original answer (201, not 200 "updated")
+    const retry = await call(t.app, 'createOrUpdateContact', params, {
       key: owner.apiKey,
       ...keyed(key),
     });

@@ -55,3 +55,13 @@ export function sqlState(err: unknown): string | undefined {
 }
 
 export const UNIQUE_VIOLATION = '23505';
+
+/** Whether `err` is a unique violation of the named constraint (through drizzle's wrapping). */
+export function violatesUnique(err: unknown, constraint: string): boolean {
+  if (sqlState(err) !== UNIQUE_VIOLATION) return false;
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
+    if ((e as { constraint?: unknown }).constraint === constraint) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

@@ -1,3 +1,4 @@
+import { uuidv7 } from 'uuidv7';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
@@ -30,9 +31,9 @@ export async function addItem(
   for (let attempt = 1; ;) {
     const list = remembered ?? (await requireOwnList(ctx, ctx.caller, schemaId));
     try {
-      const row = await insertInto(ctx, list, data);
+      const item = await insertInto(ctx, list, data);
       recent.remember(list, ctx.clock().getTime());
-      return presentItem(list.fields, row, ctx.cipher);
+      return item;
     } catch (err) {
       if (remembered) {
         recent.forget(schemaId);
@@ -45,13 +46,19 @@ export async function addItem(
   }
 }
 
+/** The item as answered; rendered before the insert, which may store it beside the row. */
 async function insertInto(
   ctx: ItemContext,
   list: ListSchemaRow,
   data: Record<string, unknown>,
-): Promise<ItemRow> {
+): Promise<OrderedObject> {
   const values = validateData(list.fields, data, 'add');
   await checkReferences(ctx.db, ctx.caller, list.fields, values);
   const changes = toStoredChanges(list.fields, values, ctx.cipher);
-  return insertItemRow(ctx.db, list.id, list.fields, changes, ctx.clock());
+  const now = ctx.clock();
+  // The id and the timestamps are chosen here, so the answer is known before the write.
+  const row: ItemRow = { id: uuidv7(), data: changes.data, createdAt: now, updatedAt: now };
+  const item = presentItem(list.fields, row, ctx.cipher);
+  await insertItemRow(ctx.db, list.id, list.fields, changes, now, row.id, ctx.alsoWrite?.(item));
+  return item;
 }

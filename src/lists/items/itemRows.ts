@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
@@ -26,8 +26,10 @@ export async function insertItemRow(
   fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
   now: Date,
+  id: string = uuidv7(),
+  /** a data-modifying CTE run with the insert, reading `inserted` (an idempotency key's answer) */
+  also?: SQL,
 ): Promise<ItemRow> {
-  const id = uuidv7();
   const slots = Object.entries(changes.slots) as [SlotColumn, string][];
   const columns = slots.map(([slot]) => sql`, ${sql.identifier(slot)}`);
   const values = slots.map(([slot, text]) => sql`, ${text}::${sql.raw(slotSqlType(slot))}`);
@@ -38,11 +40,14 @@ export async function insertItemRow(
           update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
           where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning id)
+        , inserted as (
         insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
         select ${id}, bumped.id, ${JSON.stringify(changes.data)}::jsonb,
                ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(values)}
         from bumped
-        returning id`,
+        returning id)
+        ${also ? sql`, also as (${also})` : sql``}
+        select id from inserted`,
   );
   if (inserted.length === 0) {
     if (!(await findLiveList(db, listId))) throw domainErrors.listNotFound();
