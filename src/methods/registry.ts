@@ -7,6 +7,7 @@ import { deleteListSchema } from './deleteListSchema.js';
 import { addListSchemaField } from './addListSchemaField.js';
 import { deleteListSchemaField } from './deleteListSchemaField.js';
 import { addListItem } from './addListItem.js';
+import { addListItems } from './addListItems.js';
 import { deleteListItem } from './deleteListItem.js';
 import { getListItems } from './getListItems.js';
 import { updateListItem } from './updateListItem.js';
@@ -22,6 +23,7 @@ const all: ApiMethod[] = [
   createOrUpdateContact,
   getListItems,
   addListItem,
+  addListItems,
   updateListItem,
   deleteListItem,
   getListSchemas,

@@ -214,6 +214,24 @@ describe('responses conform to the OpenAPI document', () => {
     await conforming('updateListItem', { item_id: 'no-such-item', data: {} }, { expect: 404 });
   });
 
+  it('addListItems: a batch all or nothing, and one outcome per item', async () => {
+    const items = [
+      { title: 'Batch 1', count: 1 },
+      { title: 'Batch 2', secret: 's' },
+    ];
+    await conforming('addListItems', { schema_id: schemaId, items }, { expect: 201 });
+    await conforming(
+      'addListItems',
+      { schema_id: schemaId, items: [{ count: 1 }] },
+      { expect: 422 },
+    );
+    await conforming(
+      'addListItems',
+      { schema_id: schemaId, items: [{ title: 'ok' }, { count: 'x' }], atomic: false },
+      { expect: 200 },
+    );
+  });
+
   it('deleteListItem and deleteListSchema: 204, then 404 (deleteListSchema, 4.10)', async () => {
     await conforming('deleteListItem', { item_id: itemId }, { expect: 204 });
     await conforming('deleteListItem', { item_id: itemId }, { expect: 404 });

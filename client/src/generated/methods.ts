@@ -4,6 +4,7 @@
 /** Every method of the API, by its exact name. */
 export const methodNames = [
   'addListItem',
+  'addListItems',
   'addListSchemaField',
   'createListSchema',
   'createOrUpdateContact',

@@ -33,6 +33,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/addListItems': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Add up to 1000 records to a list at once
+     * @description Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written in one statement. The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is written; else `201` with the records in input order.
+     *     - `atomic` false: the valid items are written and the answer is `200` with one outcome per item in input order: `{index, status: 201, data}` or `{index, status: 422, errors}` / `{index, status: 403, message}`.
+     *
+     *     A query string or form body holds at most 200 items (the parameter limits); send larger batches as JSON.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['addListItemsViaGet'];
+    put?: never;
+    /**
+     * Add up to 1000 records to a list at once
+     * @description Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written in one statement. The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is written; else `201` with the records in input order.
+     *     - `atomic` false: the valid items are written and the answer is `200` with one outcome per item in input order: `{index, status: 201, data}` or `{index, status: 422, errors}` / `{index, status: 403, message}`.
+     *
+     *     A query string or form body holds at most 200 items (the parameter limits); send larger batches as JSON.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['addListItems'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/addListSchemaField': {
     parameters: {
       query?: never;
@@ -695,6 +737,24 @@ export interface components {
     addListItemResponse201: {
       data: components['schemas']['ListItem'];
     };
+    addListItemsResponse201: {
+      data: components['schemas']['ListItem'][];
+    };
+    addListItemsResponse200: {
+      data: {
+        /** @description Position of the item in `items`, from 0 */
+        index: number;
+        status: 201 | 403 | 422;
+        /** @description The created record (201) */
+        data?: components['schemas']['ListItem'];
+        /** @description 422: `items.<index>.<slug>` → messages */
+        errors?: {
+          [key: string]: string[];
+        };
+        /** @description 403: why */
+        message?: string;
+      }[];
+    };
     createListSchemaResponse201: {
       data: components['schemas']['ListSchema'];
     };
@@ -747,6 +807,16 @@ export interface components {
       data: {
         [key: string]: unknown;
       };
+    };
+    addListItemsParams: {
+      /** @description List ID */
+      schema_id: string;
+      /** @description Each item: field slug → value in the field type's format */
+      items: {
+        [key: string]: unknown;
+      }[];
+      /** @description All or nothing (default true) */
+      atomic?: boolean;
     };
     addListSchemaFieldParams: {
       schema_id: string;
@@ -1120,6 +1190,150 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['addListItemResponse201'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  addListItemsViaGet: {
+    parameters: {
+      query: {
+        /** @description List ID */
+        schema_id: string;
+        /** @description Each item: field slug → value in the field type's format */
+        items: {
+          [key: string]: unknown;
+        }[];
+        /** @description All or nothing (default true) */
+        atomic?: boolean;
+      };
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One outcome per item (atomic=false) */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['addListItemsResponse200'];
+        };
+      };
+      /** @description All records created (atomic) */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['addListItemsResponse201'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  addListItems: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "items": [
+         *         {
+         *           "customer": "Ada",
+         *           "total": "129.90"
+         *         },
+         *         {
+         *           "customer": "Grace",
+         *           "total": "42.00",
+         *           "paid": true
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['addListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['addListItemsParams'];
+      };
+    };
+    responses: {
+      /** @description One outcome per item (atomic=false) */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['addListItemsResponse200'];
+        };
+      };
+      /** @description All records created (atomic) */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['addListItemsResponse201'];
         };
       };
       302: components['responses']['ValidationRedirect'];

@@ -7,7 +7,7 @@ import { domainErrors } from '../../shared/errors.js';
 import { nextVersion } from '../listVersion.js';
 import { findLiveList } from '../schemas/repository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
-import { type SlotColumn, slotSqlType } from '../slots.js';
+import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 
 /** The list's fields changed between validation and insert; the caller validates again. */
@@ -54,6 +54,54 @@ export async function insertItemRow(
     throw new FieldsChanged();
   }
   return { id, data: changes.data, createdAt: now, updatedAt: now };
+}
+
+/** A record of a batch: its id, chosen before the insert, and what is written. */
+export interface NewItemRow {
+  id: string;
+  changes: StoredChanges;
+}
+
+const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
+
+/**
+ * Inserts a batch of records and moves the list's counter and version once, in one
+ * statement, under the same guard as insertItemRow (throws FieldsChanged or 404 alike). The
+ * rows travel as one JSON parameter read by jsonb_to_recordset, so the statement's text
+ * and its parameter count do not depend on the batch's size.
+ */
+export async function insertItemRows(
+  db: Database,
+  listId: string,
+  fieldsSeen: readonly StoredField[],
+  rows: readonly NewItemRow[],
+  now: Date,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const stamp = now.toISOString();
+  const records = rows.map(({ id, changes }) => ({ id, d: changes.data, ...changes.slots }));
+  const columns = ALL_SLOTS.map((slot) => sql`, ${sql.identifier(slot)}`);
+  const shape = ALL_SLOTS.map(
+    (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
+  );
+  const inserted = await queryRows<{ n: number }>(
+    db,
+    sql`with bumped as (
+          update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
+          where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
+          returning id),
+        inserted as (
+          insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
+          select u.id, bumped.id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
+          from bumped, jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+            as u(id text, d jsonb${sql.join(shape)})
+          returning 1)
+        select count(*)::int as n from inserted`,
+  );
+  if ((inserted[0]?.n ?? 0) === 0) {
+    if (!(await findLiveList(db, listId))) throw domainErrors.listNotFound();
+    throw new FieldsChanged();
+  }
 }
 
 /**

@@ -1,0 +1,126 @@
+import { uuidv7 } from 'uuidv7';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import type { OrderedObject } from '../../shared/orderedJson.js';
+import type { ItemContext } from '../context.js';
+import { requireOwnList } from '../listAccess.js';
+import { FieldsChanged, insertItemRows, type NewItemRow } from './itemRows.js';
+import { presentItem } from './presenter.js';
+import { FOREIGN_REFERENCE, referenceProblems } from './references.js';
+import { toStoredChanges } from './storedRow.js';
+import { validateData, type FieldValues } from './validateData.js';
+
+/** Items per addListItems call. */
+export const MAX_BATCH_ITEMS = 1000;
+/** A field change racing the insert is retried against the new fields this many times. */
+const ATTEMPTS = 3;
+
+/** The outcome of one item of a batch that is not all-or-nothing. */
+export type ItemOutcome =
+  | { index: number; status: 201; data: OrderedObject }
+  | { index: number; status: 403 | 422; errors?: ValidationErrors; message?: string };
+
+/**
+ * addListItems: every item validated as addListItem validates one (errors keyed
+ * `items.<index>.<slug>`), the contact and bot values of the whole batch looked up at once,
+ * then one insert for all of them. `atomic`: any failing item fails the batch and nothing is
+ * written. Not atomic: the valid items are written and each item gets its own outcome.
+ */
+export async function addItems(
+  ctx: ItemContext,
+  schemaId: string,
+  items: readonly Record<string, unknown>[],
+  atomic: boolean,
+): Promise<{ created: OrderedObject[]; outcomes: ItemOutcome[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const list = await requireOwnList(ctx, ctx.caller, schemaId);
+    try {
+      return await addTo(ctx, list, items, atomic);
+    } catch (err) {
+      if (!(err instanceof FieldsChanged) || attempt >= ATTEMPTS) throw err;
+    }
+  }
+}
+
+async function addTo(
+  ctx: ItemContext,
+  list: ListSchemaRow,
+  items: readonly Record<string, unknown>[],
+  atomic: boolean,
+) {
+  const checked = items.map((data, index) => validateOne(list, data, index));
+  const valid = checked.filter((c): c is { index: number; values: FieldValues } => 'values' in c);
+  const references = await referenceProblems(
+    ctx.db,
+    ctx.caller,
+    list.fields,
+    valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
+  );
+  const failed = new Map<number, ItemOutcome>();
+  for (const c of checked)
+    if ('errors' in c) failed.set(c.index, { index: c.index, status: 422, errors: c.errors });
+  for (const [i, v] of valid.entries()) {
+    const missing = references.missing[i]!;
+    if (Object.keys(missing).length > 0)
+      failed.set(v.index, { index: v.index, status: 422, errors: missing });
+    else if (references.foreign[i])
+      failed.set(v.index, { index: v.index, status: 403, message: FOREIGN_REFERENCE });
+  }
+  if (atomic && failed.size > 0) throw batchError([...failed.values()]);
+
+  const now = ctx.clock();
+  const written = valid
+    .filter((v) => !failed.has(v.index))
+    .map((v) => {
+      const row: NewItemRow = {
+        id: uuidv7(),
+        changes: toStoredChanges(list.fields, v.values, ctx.cipher),
+      };
+      const item = presentItem(
+        list.fields,
+        { id: row.id, data: row.changes.data, createdAt: now, updatedAt: now },
+        ctx.cipher,
+      );
+      return { index: v.index, row, item };
+    });
+  await insertItemRows(
+    ctx.db,
+    list.id,
+    list.fields,
+    written.map((w) => w.row),
+    now,
+  );
+
+  const outcomes: ItemOutcome[] = [
+    ...failed.values(),
+    ...written.map((w) => ({ index: w.index, status: 201 as const, data: w.item })),
+  ].sort((a, b) => a.index - b.index);
+  return { created: written.map((w) => w.item), outcomes };
+}
+
+function validateOne(list: ListSchemaRow, data: Record<string, unknown>, index: number) {
+  try {
+    return { index, values: validateData(list.fields, data, 'add') };
+  } catch (err) {
+    if (!(err instanceof ValidationError)) throw err;
+    return { index, errors: rekey(err.errors, `items.${index}`) };
+  }
+}
+
+/** `data.<slug>` keys and texts of one item's errors, under `items.<index>.<slug>`. */
+function rekey(errors: ValidationErrors, prefix: string): ValidationErrors {
+  const out: ValidationErrors = {};
+  for (const [key, messages] of Object.entries(errors)) {
+    const moved = key.replace(/^data\./, `${prefix}.`);
+    out[moved] = messages.map((m) => m.split(key).join(moved));
+  }
+  return out;
+}
+
+/** An all-or-nothing batch with failing items: one 422 with every error, or the 403. */
+function batchError(failed: ItemOutcome[]) {
+  const errors: ValidationErrors = {};
+  for (const f of failed) Object.assign(errors, f.status === 422 ? f.errors : {});
+  if (Object.keys(errors).length > 0) return domainErrors.validation(errors);
+  return domainErrors.forbidden(FOREIGN_REFERENCE);
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
+import { dataParam } from '../lists/items/params.js';
+import { ListItem } from '../openapi/responses/listItems.js';
+import { boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { created, defineMethod, ok } from './method.js';
+
+const Outcome = z.object({
+  index: z.int().describe('Position of the item in `items`, from 0'),
+  status: z.union([z.literal(201), z.literal(403), z.literal(422)]),
+  data: ListItem.optional().describe('The created record (201)'),
+  errors: z
+    .record(z.string(), z.array(z.string()))
+    .optional()
+    .describe('422: `items.<index>.<slug>` → messages'),
+  message: z.string().optional().describe('403: why'),
+});
+
+/** addListItems: up to 1000 records into one list in one request and one statement. */
+export const addListItems = defineMethod({
+  name: 'addListItems',
+  tag: 'List items',
+  summary: 'Add up to 1000 records to a list at once',
+  description: [
+    'Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written in one statement. The batch counts as one request for the rate limit.',
+    '',
+    '- `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is written; else `201` with the records in input order.',
+    '- `atomic` false: the valid items are written and the answer is `200` with one outcome per item in input order: `{index, status: 201, data}` or `{index, status: 422, errors}` / `{index, status: 403, message}`.',
+    '',
+    'A query string or form body holds at most 200 items (the parameter limits); send larger batches as JSON.',
+  ].join('\n'),
+  example: {
+    schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
+    items: [
+      { customer: 'Ada', total: '129.90' },
+      { customer: 'Grace', total: '42.00', paid: true },
+    ],
+  },
+  changesData: true,
+  success: [
+    {
+      status: 201,
+      description: 'All records created (atomic)',
+      body: z.object({ data: z.array(ListItem) }),
+    },
+    {
+      status: 200,
+      description: 'One outcome per item (atomic=false)',
+      body: z.object({ data: z.array(Outcome) }),
+    },
+  ],
+  params: z.object({
+    schema_id: idParam().describe('List ID'),
+    items: z
+      .array(dataParam(), { error: 'must be an array' })
+      .min(1, 'must have at least 1 item')
+      .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`)
+      .describe("Each item: field slug → value in the field type's format"),
+    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+  }),
+  async handle(params, { caller, deps }) {
+    const atomic = params.atomic ?? true;
+    const result = await addItems(
+      { ...deps.lists, caller },
+      params.schema_id,
+      params.items,
+      atomic,
+    );
+    return atomic ? created({ data: result.created }) : ok({ data: result.outcomes });
+  },
+});
