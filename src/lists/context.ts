@@ -44,3 +44,8 @@ export function createListsContext(
     readCache: new ListReadCache(cacheRows),
   };
 }
+
+/** The same context with every query on `tx` (a batch run in one transaction). */
+export function listsOnTransaction<C extends ListsContext>(ctx: C, tx: Database): C {
+  return { ...ctx, db: tx, queries: prepareListQueries(tx) };
+}

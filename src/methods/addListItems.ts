@@ -3,18 +3,8 @@ import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/params.js';
 import { ListItem } from '../openapi/responses/listItems.js';
 import { boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { batchOutcome } from './batchOutcome.js';
 import { created, defineMethod, ok } from './method.js';
-
-const Outcome = z.object({
-  index: z.int().describe('Position of the item in `items`, from 0'),
-  status: z.union([z.literal(201), z.literal(403), z.literal(422)]),
-  data: ListItem.optional().describe('The created record (201)'),
-  errors: z
-    .record(z.string(), z.array(z.string()))
-    .optional()
-    .describe('422: `items.<index>.<slug>` → messages'),
-  message: z.string().optional().describe('403: why'),
-});
 
 /** addListItems: up to 1000 records into one list in one request and one statement. */
 export const addListItems = defineMethod({
@@ -46,7 +36,7 @@ export const addListItems = defineMethod({
     {
       status: 200,
       description: 'One outcome per item (atomic=false)',
-      body: z.object({ data: z.array(Outcome) }),
+      body: z.object({ data: z.array(batchOutcome(ListItem)) }),
     },
   ],
   params: z.object({

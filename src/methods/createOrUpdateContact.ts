@@ -13,6 +13,7 @@ import {
 } from '../contacts/params.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact } from '../contacts/upsertRepository.js';
+import type { Database } from '../infra/db/client.js';
 import { domainErrors } from '../shared/errors.js';
 import { created, defineMethod, ok } from './method.js';
 
@@ -92,21 +93,30 @@ export const createOrUpdateContact = defineMethod({
   ],
   params,
   async handle(p, { caller, deps }) {
-    const id = MESSENGER_IDS[p.messenger];
-    const messengerId = pickIdParam(id, p)?.value as number | string;
-    const result = await upsertContact(deps.db, caller.accountId, {
-      botId: p.bot_id,
-      messenger: p.messenger,
-      messengerId,
-      name: p.name,
-      username: id.username ? p[id.username] : undefined,
-      phone: p.phone,
-      email: p.email,
-      address: p.address,
-      tags: p.tags,
-    });
-    if (!result) throw domainErrors.botNotFound();
+    const result = await upsertFromParams(deps.db, caller.accountId, p);
     const body = { data: presentContact(result.contact) };
     return result.created ? created(body) : ok(body);
   },
 });
+
+export type ContactParams = z.output<typeof params>;
+export { params as contactParams };
+
+/** The upsert a createOrUpdateContact call asks for; 404 (bot_id) when no own bot has the id. */
+export async function upsertFromParams(db: Database, accountId: number, p: ContactParams) {
+  const id = MESSENGER_IDS[p.messenger];
+  const messengerId = pickIdParam(id, p)?.value as number | string;
+  const result = await upsertContact(db, accountId, {
+    botId: p.bot_id,
+    messenger: p.messenger,
+    messengerId,
+    name: p.name,
+    username: id.username ? p[id.username] : undefined,
+    phone: p.phone,
+    email: p.email,
+    address: p.address,
+    tags: p.tags,
+  });
+  if (!result) throw domainErrors.botNotFound();
+  return result;
+}

@@ -8,6 +8,9 @@ import { addListSchemaField } from './addListSchemaField.js';
 import { deleteListSchemaField } from './deleteListSchemaField.js';
 import { addListItem } from './addListItem.js';
 import { addListItems } from './addListItems.js';
+import { deleteListItems } from './deleteListItems.js';
+import { updateListItems } from './updateListItems.js';
+import { createOrUpdateContacts } from './createOrUpdateContacts.js';
 import { deleteListItem } from './deleteListItem.js';
 import { getListItems } from './getListItems.js';
 import { updateListItem } from './updateListItem.js';
@@ -21,9 +24,12 @@ const all: ApiMethod[] = [
   getContacts,
   getNumberOfContacts,
   createOrUpdateContact,
+  createOrUpdateContacts,
   getListItems,
   addListItem,
   addListItems,
+  updateListItems,
+  deleteListItems,
   updateListItem,
   deleteListItem,
   getListSchemas,

@@ -232,6 +232,45 @@ describe('responses conform to the OpenAPI document', () => {
     );
   });
 
+  it('updateListItems, deleteListItems, createOrUpdateContacts: batches', async () => {
+    const batch = await conforming(
+      'addListItems',
+      { schema_id: schemaId, items: [{ title: 'U1' }, { title: 'U2' }] },
+      { expect: 201 },
+    );
+    const [u1, u2] = batch.body.data.map((r: { id: string }) => r.id);
+    await conforming(
+      'updateListItems',
+      { schema_id: schemaId, items: [{ item_id: u1, data: { title: 'U1b' } }] },
+      { expect: 200 },
+    );
+    await conforming(
+      'updateListItems',
+      { schema_id: schemaId, items: [{ item_id: u1, data: { count: 'x' } }], atomic: false },
+      { expect: 200 },
+    );
+    await conforming(
+      'deleteListItems',
+      { schema_id: schemaId, item_ids: [u1, u2] },
+      { expect: 204 },
+    );
+    await conforming(
+      'deleteListItems',
+      { schema_id: schemaId, item_ids: [u1], atomic: false },
+      { expect: 200 },
+    );
+    await conforming(
+      'createOrUpdateContacts',
+      { bot_id: me.botId, contacts: [{ messenger: 'telegram', telegram_id: 4343, name: 'Batch' }] },
+      { expect: 200 },
+    );
+    await conforming(
+      'createOrUpdateContacts',
+      { bot_id: me.botId, contacts: [{ messenger: 'telegram', name: 'No id' }] },
+      { expect: 422 },
+    );
+  });
+
   it('deleteListItem and deleteListSchema: 204, then 404 (deleteListSchema, 4.10)', async () => {
     await conforming('deleteListItem', { item_id: itemId }, { expect: 204 });
     await conforming('deleteListItem', { item_id: itemId }, { expect: 404 });

@@ -8,7 +8,9 @@ export const methodNames = [
   'addListSchemaField',
   'createListSchema',
   'createOrUpdateContact',
+  'createOrUpdateContacts',
   'deleteListItem',
+  'deleteListItems',
   'deleteListSchema',
   'deleteListSchemaField',
   'getContacts',
@@ -18,6 +20,7 @@ export const methodNames = [
   'getMe',
   'getNumberOfContacts',
   'updateListItem',
+  'updateListItems',
 ] as const;
 
 export type MethodName = (typeof methodNames)[number];

@@ -171,6 +171,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/createOrUpdateContacts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Create or update up to 500 contacts of a bot at once
+     * @description Each item takes the parameters of `createOrUpdateContact` but `bot_id`, which is given once; errors are keyed `contacts.<index>.<field>`. The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): one transaction; the first failing contact answers `422` for the whole batch and nothing is written; else `200` with one outcome per contact: `{index, status: 201 (created) or 200 (updated), data}`.
+     *     - `atomic` false: each contact on its own; failing ones get `{index, status: 422, errors}`.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['createOrUpdateContactsViaGet'];
+    put?: never;
+    /**
+     * Create or update up to 500 contacts of a bot at once
+     * @description Each item takes the parameters of `createOrUpdateContact` but `bot_id`, which is given once; errors are keyed `contacts.<index>.<field>`. The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): one transaction; the first failing contact answers `422` for the whole batch and nothing is written; else `200` with one outcome per contact: `{index, status: 201 (created) or 200 (updated), data}`.
+     *     - `atomic` false: each contact on its own; failing ones get `{index, status: 422, errors}`.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['createOrUpdateContacts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/deleteListItem': {
     parameters: {
       query?: never;
@@ -197,6 +235,44 @@ export interface paths {
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
     post: operations['deleteListItem'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/deleteListItems': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Delete up to 1000 records of a list at once
+     * @description Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found). The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): one transaction; a missing record answers `422` for the whole batch and nothing is deleted; else `204`.
+     *     - `atomic` false: each id on its own; `200` with one outcome per id: `{index, status: 204}` or `{index, status: 422, errors}`.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['deleteListItemsViaGet'];
+    put?: never;
+    /**
+     * Delete up to 1000 records of a list at once
+     * @description Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found). The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): one transaction; a missing record answers `422` for the whole batch and nothing is deleted; else `204`.
+     *     - `atomic` false: each id on its own; `200` with one outcome per id: `{index, status: 204}` or `{index, status: 422, errors}`.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['deleteListItems'];
     delete?: never;
     options?: never;
     head?: never;
@@ -499,6 +575,44 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/updateListItems': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Change up to 1000 records of a list at once
+     * @description Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): one transaction; the first failing item answers `422` (or `403`) for the whole batch and nothing is changed; else `200` with the records after the change, in input order.
+     *     - `atomic` false: each item on its own; `200` with one outcome per item: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['updateListItemsViaGet'];
+    put?: never;
+    /**
+     * Change up to 1000 records of a list at once
+     * @description Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The batch counts as one request for the rate limit.
+     *
+     *     - `atomic` true (the default): one transaction; the first failing item answers `422` (or `403`) for the whole batch and nothing is changed; else `200` with the records after the change, in input order.
+     *     - `atomic` false: each item on its own; `200` with one outcome per item: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['updateListItems'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -742,12 +856,13 @@ export interface components {
     };
     addListItemsResponse200: {
       data: {
-        /** @description Position of the item in `items`, from 0 */
+        /** @description Position of the item in the batch, from 0 */
         index: number;
-        status: 201 | 403 | 422;
-        /** @description The created record (201) */
+        /** @description What the item alone would have been answered */
+        status: number;
+        /** @description The item after the change, when it succeeded */
         data?: components['schemas']['ListItem'];
-        /** @description 422: `items.<index>.<slug>` → messages */
+        /** @description 422: `<batch>.<index>.<key>` → messages */
         errors?: {
           [key: string]: string[];
         };
@@ -763,6 +878,38 @@ export interface components {
     };
     createOrUpdateContactResponse201: {
       data: components['schemas']['Contact'];
+    };
+    createOrUpdateContactsResponse200: {
+      data: {
+        /** @description Position of the item in the batch, from 0 */
+        index: number;
+        /** @description What the item alone would have been answered */
+        status: number;
+        /** @description The item after the change, when it succeeded */
+        data?: components['schemas']['Contact'];
+        /** @description 422: `<batch>.<index>.<key>` → messages */
+        errors?: {
+          [key: string]: string[];
+        };
+        /** @description 403: why */
+        message?: string;
+      }[];
+    };
+    deleteListItemsResponse200: {
+      data: {
+        /** @description Position of the item in the batch, from 0 */
+        index: number;
+        /** @description What the item alone would have been answered */
+        status: number;
+        /** @description The item after the change, when it succeeded */
+        data?: unknown;
+        /** @description 422: `<batch>.<index>.<key>` → messages */
+        errors?: {
+          [key: string]: string[];
+        };
+        /** @description 403: why */
+        message?: string;
+      }[];
     };
     getContactsResponse200:
       | {
@@ -799,6 +946,25 @@ export interface components {
     };
     updateListItemResponse200: {
       data: components['schemas']['ListItem'];
+    };
+    updateListItemsResponse200: {
+      data: (
+        | components['schemas']['ListItem']
+        | {
+            /** @description Position of the item in the batch, from 0 */
+            index: number;
+            /** @description What the item alone would have been answered */
+            status: number;
+            /** @description The item after the change, when it succeeded */
+            data?: components['schemas']['ListItem'];
+            /** @description 422: `<batch>.<index>.<key>` → messages */
+            errors?: {
+              [key: string]: string[];
+            };
+            /** @description 403: why */
+            message?: string;
+          }
+      )[];
     };
     addListItemParams: {
       /** @description List ID */
@@ -886,9 +1052,25 @@ export interface components {
       address?: string;
       tags?: string[];
     };
+    createOrUpdateContactsParams: {
+      /** @description The bot every contact belongs to */
+      bot_id: number;
+      contacts: {
+        [key: string]: unknown;
+      }[];
+      /** @description All or nothing (default true) */
+      atomic?: boolean;
+    };
     deleteListItemParams: {
       /** @description Record ID */
       item_id: string;
+    };
+    deleteListItemsParams: {
+      /** @description List ID */
+      schema_id: string;
+      item_ids: string[];
+      /** @description All or nothing (default true) */
+      atomic?: boolean;
     };
     deleteListSchemaParams: {
       schema_id: string;
@@ -942,6 +1124,18 @@ export interface components {
       data: {
         [key: string]: unknown;
       };
+    };
+    updateListItemsParams: {
+      /** @description List ID */
+      schema_id: string;
+      items: {
+        item_id: string;
+        data: {
+          [key: string]: unknown;
+        };
+      }[];
+      /** @description All or nothing (default true) */
+      atomic?: boolean;
     };
   };
   responses: {
@@ -1753,6 +1947,123 @@ export interface operations {
       503: components['responses']['Unavailable'];
     };
   };
+  createOrUpdateContactsViaGet: {
+    parameters: {
+      query: {
+        /** @description The bot every contact belongs to */
+        bot_id: number;
+        contacts: {
+          [key: string]: unknown;
+        }[];
+        /** @description All or nothing (default true) */
+        atomic?: boolean;
+      };
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One outcome per contact, in input order */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['createOrUpdateContactsResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  createOrUpdateContacts: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "bot_id": 42,
+         *       "contacts": [
+         *         {
+         *           "messenger": "telegram",
+         *           "telegram_id": 123456789,
+         *           "name": "Ada"
+         *         },
+         *         {
+         *           "messenger": "vk",
+         *           "vk_id": 98765,
+         *           "name": "Grace",
+         *           "tags": [
+         *             "vip"
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['createOrUpdateContactsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['createOrUpdateContactsParams'];
+      };
+    };
+    responses: {
+      /** @description One outcome per contact, in input order */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['createOrUpdateContactsResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
   deleteListItemViaGet: {
     parameters: {
       query: {
@@ -1819,6 +2130,135 @@ export interface operations {
     };
     responses: {
       /** @description Deleted */
+      204: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  deleteListItemsViaGet: {
+    parameters: {
+      query: {
+        /** @description List ID */
+        schema_id: string;
+        item_ids: string[];
+        /** @description All or nothing (default true) */
+        atomic?: boolean;
+      };
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One outcome per id (atomic=false) */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['deleteListItemsResponse200'];
+        };
+      };
+      /** @description All deleted (atomic) */
+      204: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  deleteListItems: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "item_ids": [
+         *         "01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['deleteListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteListItemsParams'];
+      };
+    };
+    responses: {
+      /** @description One outcome per id (atomic=false) */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['deleteListItemsResponse200'];
+        };
+      };
+      /** @description All deleted (atomic) */
       204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
@@ -2684,6 +3124,119 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['updateListItemResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  updateListItemsViaGet: {
+    parameters: {
+      query: {
+        /** @description List ID */
+        schema_id: string;
+        items: {
+          item_id: string;
+          data: {
+            [key: string]: unknown;
+          };
+        }[];
+        /** @description All or nothing (default true) */
+        atomic?: boolean;
+      };
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The records after the change (atomic), or one outcome per item */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['updateListItemsResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  updateListItems: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "schema_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d",
+         *       "items": [
+         *         {
+         *           "item_id": "01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f",
+         *           "data": {
+         *             "paid": true
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['updateListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['updateListItemsParams'];
+      };
+    };
+    responses: {
+      /** @description The records after the change (atomic), or one outcome per item */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['updateListItemsResponse200'];
         };
       };
       302: components['responses']['ValidationRedirect'];

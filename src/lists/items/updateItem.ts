@@ -19,9 +19,12 @@ export async function updateItem(
   ctx: ItemContext,
   itemId: string,
   data: Record<string, unknown>,
+  /** a batch of one list: an item of another list is not found */
+  inList?: string,
 ): Promise<OrderedObject> {
   for (let attempt = 1; ; attempt++) {
     const found = await requireOwnItem(ctx, itemId);
+    if (inList !== undefined && found.schemaId !== inList) throw domainErrors.itemNotFound();
     const values = validateData(found.fields, data, 'update');
     if (values.size === 0) return presentItem(found.fields, found.record, ctx.cipher);
     await checkReferences(ctx.db, ctx.caller, found.fields, values);

@@ -1,0 +1,76 @@
+import { z } from 'zod';
+import { presentContact } from '../contacts/presenter.js';
+import { findBot } from '../lists/schemas/repository.js';
+import { domainErrors } from '../shared/errors.js';
+import { Contact } from '../openapi/responses/contacts.js';
+import { boolParam, optionalParam } from '../shared/paramTypes.js';
+import { validateParams } from '../shared/validate.js';
+import { batchOutcome } from './batchOutcome.js';
+import { runBatch } from './batchItems.js';
+import { contactParams, upsertFromParams } from './createOrUpdateContact.js';
+import { defineMethod, ok } from './method.js';
+
+export const MAX_BATCH_CONTACTS = 500;
+
+/** createOrUpdateContacts: up to 500 contacts of one bot created or updated in one request. */
+export const createOrUpdateContacts = defineMethod({
+  name: 'createOrUpdateContacts',
+  tag: 'Contacts',
+  summary: 'Create or update up to 500 contacts of a bot at once',
+  description: [
+    'Each item takes the parameters of `createOrUpdateContact` but `bot_id`, which is given once; errors are keyed `contacts.<index>.<field>`. The batch counts as one request for the rate limit.',
+    '',
+    '- `atomic` true (the default): one transaction; the first failing contact answers `422` for the whole batch and nothing is written; else `200` with one outcome per contact: `{index, status: 201 (created) or 200 (updated), data}`.',
+    '- `atomic` false: each contact on its own; failing ones get `{index, status: 422, errors}`.',
+  ].join('\n'),
+  example: {
+    bot_id: 42,
+    contacts: [
+      { messenger: 'telegram', telegram_id: 123456789, name: 'Ada' },
+      { messenger: 'vk', vk_id: 98765, name: 'Grace', tags: ['vip'] },
+    ],
+  },
+  changesData: true,
+  success: [
+    {
+      status: 200,
+      description: 'One outcome per contact, in input order',
+      body: z.object({ data: z.array(batchOutcome(Contact)) }),
+    },
+  ],
+  params: z.object({
+    bot_id: contactParams.shape.bot_id.describe('The bot every contact belongs to'),
+    contacts: z
+      .array(z.record(z.string(), z.unknown()), { error: 'must be an array' })
+      .min(1, 'must have at least 1 item')
+      .max(MAX_BATCH_CONTACTS, `may not have more than ${MAX_BATCH_CONTACTS} items`),
+    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+  }),
+  async handle(params, { caller, deps }) {
+    // The bot is the batch's, not an item's: not the caller's, the whole batch is a 404.
+    const bot = await findBot(deps.db, params.bot_id);
+    if (!bot || bot.ownerId !== caller.accountId) throw domainErrors.botNotFound();
+    const atomic = params.atomic ?? true;
+    const outcome = (result: UpsertResult, index: number) => ({
+      index,
+      status: result.created ? 201 : 200,
+      data: presentContact(result.contact),
+    });
+    const batch = await runBatch(
+      'contacts',
+      deps.db,
+      params.contacts,
+      atomic,
+      (contact, _index, db) =>
+        upsertFromParams(
+          db,
+          caller.accountId,
+          validateParams(contactParams, { ...contact, bot_id: params.bot_id }),
+        ),
+      outcome,
+    );
+    return ok({ data: atomic ? batch.results.map(outcome) : batch.outcomes });
+  },
+});
+
+type UpsertResult = Awaited<ReturnType<typeof upsertFromParams>>;

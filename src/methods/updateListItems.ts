@@ -1,0 +1,64 @@
+import { z } from 'zod';
+import { listsOnTransaction } from '../lists/context.js';
+import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
+import { dataParam } from '../lists/items/params.js';
+import { updateItem } from '../lists/items/updateItem.js';
+import { requireOwnList } from '../lists/listAccess.js';
+import { ListItem } from '../openapi/responses/listItems.js';
+import { boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { batchOutcome } from './batchOutcome.js';
+import { runBatch } from './batchItems.js';
+import { defineMethod, ok } from './method.js';
+
+/** updateListItems: up to 1000 records of one list changed in one request. */
+export const updateListItems = defineMethod({
+  name: 'updateListItems',
+  tag: 'List items',
+  summary: 'Change up to 1000 records of a list at once',
+  description: [
+    'Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The batch counts as one request for the rate limit.',
+    '',
+    '- `atomic` true (the default): one transaction; the first failing item answers `422` (or `403`) for the whole batch and nothing is changed; else `200` with the records after the change, in input order.',
+    '- `atomic` false: each item on its own; `200` with one outcome per item: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.',
+  ].join('\n'),
+  example: {
+    schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
+    items: [{ item_id: '01927fa0-1b2c-7d3e-8f40-5a6b7c8d9e0f', data: { paid: true } }],
+  },
+  changesData: true,
+  success: [
+    {
+      status: 200,
+      description: 'The records after the change (atomic), or one outcome per item',
+      body: z.object({ data: z.array(z.union([ListItem, batchOutcome(ListItem)])) }),
+    },
+  ],
+  params: z.object({
+    schema_id: idParam().describe('List ID'),
+    items: z
+      .array(z.object({ item_id: idParam(), data: dataParam() }), { error: 'must be an array' })
+      .min(1, 'must have at least 1 item')
+      .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
+    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+  }),
+  async handle(params, { caller, deps }) {
+    const lists = { ...deps.lists, caller };
+    await requireOwnList(lists, caller, params.schema_id);
+    const atomic = params.atomic ?? true;
+    const batch = await runBatch(
+      'items',
+      deps.db,
+      params.items,
+      atomic,
+      (item, _index, db) =>
+        updateItem(
+          db === deps.db ? lists : listsOnTransaction(lists, db),
+          item.item_id,
+          item.data,
+          params.schema_id,
+        ),
+      (record, index) => ({ index, status: 200, data: record }),
+    );
+    return ok({ data: atomic ? batch.results : batch.outcomes });
+  },
+});

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/infra/db/client.js';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+let t: TestApp;
+let owner: Tenant;
+let stranger: Tenant;
+let nextId = 500_000_000;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  owner = await makeTenant(t.db);
+  stranger = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const upsertMany = (params: Record<string, unknown>, key = owner.apiKey) =>
+  call(t.app, 'createOrUpdateContacts', params, { key });
+const count = async (botId: number) =>
+  (
+    await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from contacts where bot_id = ${botId}`,
+    )
+  )[0]!.n;
+
+describe('createOrUpdateContacts', () => {
+  it('creates and updates in one call, one outcome per contact in order', async () => {
+    const id = nextId++;
+    await call(
+      t.app,
+      'createOrUpdateContact',
+      { bot_id: owner.botId, messenger: 'telegram', telegram_id: id, name: 'Old' },
+      { key: owner.apiKey },
+    );
+    const before = await count(owner.botId);
+    const res = await upsertMany({
+      bot_id: owner.botId,
+      contacts: [
+        { messenger: 'telegram', telegram_id: id, name: 'New' },
+        { messenger: 'vk', vk_id: nextId++, name: 'Vk', tags: ['a'] },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(
+      res.body.data.map((o: { index: number; status: number }) => [o.index, o.status]),
+    ).toEqual([
+      [0, 200],
+      [1, 201],
+    ]);
+    expect(res.body.data[0].data.name).toBe('New');
+    expect(res.body.data[1].data).toMatchObject({ messenger: 'vk', tags: ['a'] });
+    expect(await count(owner.botId)).toBe(before + 1);
+  });
+
+  it('writes nothing when one contact fails, naming it under contacts.<index>', async () => {
+    const before = await count(owner.botId);
+    const res = await upsertMany({
+      bot_id: owner.botId,
+      contacts: [
+        { messenger: 'telegram', telegram_id: nextId++, name: 'Ok' },
+        { messenger: 'telegram', name: 'No id' },
+      ],
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['contacts.1.telegram_id']);
+    expect(await count(owner.botId)).toBe(before);
+  });
+
+  it('with atomic=false keeps the valid contacts', async () => {
+    const before = await count(owner.botId);
+    const res = await upsertMany({
+      bot_id: owner.botId,
+      atomic: false,
+      contacts: [
+        { messenger: 'web', name: 'Web' },
+        { messenger: 'telegram', telegram_id: nextId++, name: 'Ok' },
+      ],
+    });
+    expect(res.body.data.map((o: { status: number }) => o.status)).toEqual([422, 201]);
+    expect(Object.keys(res.body.data[0].errors)).toEqual(['contacts.0.messenger']);
+    expect(await count(owner.botId)).toBe(before + 1);
+  });
+
+  it('answers 404 (bot_id) for another account’s bot and 422 beyond 500 contacts', async () => {
+    const foreign = await upsertMany(
+      {
+        bot_id: owner.botId,
+        contacts: [{ messenger: 'telegram', telegram_id: nextId++, name: 'x' }],
+      },
+      stranger.apiKey,
+    );
+    expect([foreign.status, Object.keys(foreign.body.errors)]).toEqual([404, ['bot_id']]);
+    const many = await upsertMany({
+      bot_id: owner.botId,
+      contacts: Array.from({ length: 501 }, () => ({
+        messenger: 'telegram',
+        telegram_id: 1,
+        name: 'x',
+      })),
+    });
+    expect([many.status, Object.keys(many.body.errors)]).toEqual([422, ['contacts']]);
+  });
+});

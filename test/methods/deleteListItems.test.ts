@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { itemCount, makeList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { addItemViaApi } from '../helpers/viaApi.js';
+
+let t: TestApp;
+let owner: Tenant;
+let stranger: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  owner = await makeTenant(t.db);
+  stranger = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const remove = (params: Record<string, unknown>, key = owner.apiKey) =>
+  call(t.app, 'deleteListItems', params, { key });
+
+async function listOf(n: number) {
+  const list = await makeList(t.db, owner, [{ slug: 'title', type: 'string' }]);
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++)
+    ids.push((await addItemViaApi(t.app, owner, list.id, { title: `t${i}` })).id);
+  return { list, ids };
+}
+
+describe('deleteListItems', () => {
+  it('deletes every record with 204 and keeps the counter exact', async () => {
+    const { list, ids } = await listOf(4);
+    const res = await remove({ schema_id: list.id, item_ids: [ids[0], ids[2]] });
+    expect([res.status, res.body]).toEqual([204, '']);
+    expect(await itemCount(t.db, list.id)).toBe(2);
+    const page = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    expect(page.body.meta.total).toBe(2);
+  });
+
+  it('deletes nothing when one id is missing, naming it', async () => {
+    const { list, ids } = await listOf(2);
+    const res = await remove({
+      schema_id: list.id,
+      item_ids: [ids[0], '01900000-0000-7000-8000-000000000000'],
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['items.1.item_id']);
+    expect(await itemCount(t.db, list.id)).toBe(2);
+  });
+
+  it('with atomic=false deletes what it can and says what it could not', async () => {
+    const { list, ids } = await listOf(2);
+    const other = await listOf(1);
+    const res = await remove({
+      schema_id: list.id,
+      atomic: false,
+      item_ids: [ids[1], other.ids[0], ids[1]],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((o: { status: number }) => o.status)).toEqual([204, 422, 422]);
+    expect(await itemCount(t.db, list.id)).toBe(1);
+    expect(await itemCount(t.db, other.list.id)).toBe(1);
+  });
+
+  it('answers 403 for another account’s list and 422 for more than 1000 ids', async () => {
+    const { list, ids } = await listOf(1);
+    expect((await remove({ schema_id: list.id, item_ids: ids }, stranger.apiKey)).status).toBe(403);
+    const many = await remove({
+      schema_id: list.id,
+      item_ids: Array.from({ length: 1001 }, () => ids[0]),
+    });
+    expect([many.status, Object.keys(many.body.errors)]).toEqual([422, ['item_ids']]);
+    expect(await itemCount(t.db, list.id)).toBe(1);
+  });
+});

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { addItemViaApi } from '../helpers/viaApi.js';
+
+let t: TestApp;
+let owner: Tenant;
+let stranger: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  owner = await makeTenant(t.db);
+  stranger = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const FIELDS = [
+  { slug: 'title', type: 'string', is_required: true },
+  { slug: 'qty', type: 'number' },
+];
+const update = (params: Record<string, unknown>, key = owner.apiKey) =>
+  call(t.app, 'updateListItems', params, { key });
+const titles = async (list: TestList) =>
+  (
+    await call(
+      t.app,
+      'getListItems',
+      { schema_id: list.id, order_by: 'created_at,asc' },
+      { key: owner.apiKey },
+    )
+  ).body.data.map((r: { title: string; qty: number | null }) => [r.title, r.qty]);
+
+async function listOfThree() {
+  const list = await makeList(t.db, owner, FIELDS);
+  const ids: string[] = [];
+  for (const title of ['a', 'b', 'c'])
+    ids.push((await addItemViaApi(t.app, owner, list.id, { title })).id);
+  return { list, ids };
+}
+
+describe('updateListItems', () => {
+  it('changes every item and answers the records after the change, in order', async () => {
+    const { list, ids } = await listOfThree();
+    const res = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: ids[2], data: { qty: 3 } },
+        { item_id: ids[0], data: { title: 'A', qty: 1 } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2], ids[0]]);
+    expect(await titles(list)).toEqual([
+      ['A', 1],
+      ['b', null],
+      ['c', 3],
+    ]);
+  });
+
+  it('changes nothing when one item fails, naming it under items.<index>', async () => {
+    const { list, ids } = await listOfThree();
+    const res = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: ids[0], data: { title: 'changed' } },
+        { item_id: ids[1], data: { qty: 'x' } },
+      ],
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['items.1.qty']);
+    expect(await titles(list)).toEqual([
+      ['a', null],
+      ['b', null],
+      ['c', null],
+    ]);
+  });
+
+  it('treats a record of another list as not found, and atomic=false keeps the rest', async () => {
+    const { list, ids } = await listOfThree();
+    const other = await listOfThree();
+    const res = await update({
+      schema_id: list.id,
+      atomic: false,
+      items: [
+        { item_id: other.ids[0], data: { title: 'no' } },
+        { item_id: ids[1], data: { title: 'B' } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((o: { status: number }) => o.status)).toEqual([422, 200]);
+    expect(Object.keys(res.body.data[0].errors)).toEqual(['items.0.item_id']);
+    expect(await titles(list)).toEqual([
+      ['a', null],
+      ['B', null],
+      ['c', null],
+    ]);
+    expect(await titles(other.list)).toEqual([
+      ['a', null],
+      ['b', null],
+      ['c', null],
+    ]);
+  });
+
+  it('answers 403 for another account’s list and 422 for a malformed batch', async () => {
+    const { list, ids } = await listOfThree();
+    const denied = await update(
+      { schema_id: list.id, items: [{ item_id: ids[0], data: { title: 'x' } }] },
+      stranger.apiKey,
+    );
+    expect(denied.status).toBe(403);
+    const empty = await update({ schema_id: list.id, items: [] });
+    expect([empty.status, Object.keys(empty.body.errors)]).toEqual([422, ['items']]);
+    const noId = await update({ schema_id: list.id, items: [{ data: { title: 'x' } }] });
+    expect([noId.status, Object.keys(noId.body.errors)]).toEqual([422, ['items.0.item_id']]);
+  });
+});
