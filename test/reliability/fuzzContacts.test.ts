@@ -1,3 +1,8 @@
 import { describeFuzz } from './fuzz/describeFuzz.js';
 
-describeFuzz(['getContacts', 'getNumberOfContacts', 'createOrUpdateContact']);
+describeFuzz([
+  'getContacts',
+  'getNumberOfContacts',
+  'createOrUpdateContact',
+  'createOrUpdateContacts',
+]);

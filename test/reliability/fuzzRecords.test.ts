@@ -1,3 +1,11 @@
 import { describeFuzz } from './fuzz/describeFuzz.js';
 
-describeFuzz(['getListItems', 'addListItem', 'updateListItem', 'deleteListItem']);
+describeFuzz([
+  'getListItems',
+  'addListItem',
+  'updateListItem',
+  'deleteListItem',
+  'addListItems',
+  'updateListItems',
+  'deleteListItems',
+]);

@@ -3,10 +3,20 @@ import type { ItemContext } from '../context.js';
 import { OTHER_ACCOUNTS_LIST } from '../listAccess.js';
 import type { FoundItem } from './foundItem.js';
 
-/** A missing item (or list) → 404 with errors.item_id; another account's → 403. */
-export async function requireOwnItem(ctx: ItemContext, id: string): Promise<FoundItem> {
+/**
+ * A missing item (or list) → 404 with errors.item_id; another account's → 403. Within a
+ * batch of one list (`inList`, whose access was checked), an item of any other list is
+ * simply not found.
+ */
+export async function requireOwnItem(
+  ctx: ItemContext,
+  id: string,
+  inList?: string,
+): Promise<FoundItem> {
   const found = await ctx.queries.item(id);
-  if (!found) throw domainErrors.itemNotFound();
+  if (!found || (inList !== undefined && found.schemaId !== inList)) {
+    throw domainErrors.itemNotFound();
+  }
   if (found.ownerId !== ctx.caller.accountId) throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
   return found;
 }

@@ -23,8 +23,7 @@ export async function updateItem(
   inList?: string,
 ): Promise<OrderedObject> {
   for (let attempt = 1; ; attempt++) {
-    const found = await requireOwnItem(ctx, itemId);
-    if (inList !== undefined && found.schemaId !== inList) throw domainErrors.itemNotFound();
+    const found = await requireOwnItem(ctx, itemId, inList);
     const values = validateData(found.fields, data, 'update');
     if (values.size === 0) return presentItem(found.fields, found.record, ctx.cipher);
     await checkReferences(ctx.db, ctx.caller, found.fields, values);

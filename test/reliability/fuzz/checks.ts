@@ -21,6 +21,10 @@ export const METHOD_STATUSES: Record<string, readonly number[]> = {
   getContacts: [200, 422],
   getNumberOfContacts: [200, 422],
   createOrUpdateContact: [200, 201, 404, 422],
+  addListItems: [200, 201, 403, 404, 422],
+  updateListItems: [200, 403, 404, 422],
+  deleteListItems: [200, 204, 403, 404, 422],
+  createOrUpdateContacts: [200, 404, 422],
 };
 
 /** Which lookup key a 404 of the method names (getListSchema, updateListItem, createOrUpdateContact). */
@@ -34,6 +38,10 @@ const NOT_FOUND_KEY: Record<string, string> = {
   updateListItem: 'item_id',
   deleteListItem: 'item_id',
   createOrUpdateContact: 'bot_id',
+  addListItems: 'schema_id',
+  updateListItems: 'schema_id',
+  deleteListItems: 'schema_id',
+  createOrUpdateContacts: 'bot_id',
 };
 
 /** Stack frames, SQL and server paths: none may reach a client. */

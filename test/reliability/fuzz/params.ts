@@ -187,6 +187,12 @@ const unixArb = asTextToo(
   mostly(fc.integer({ min: 0, max: 2 ** 31 }), fc.constantFrom(-1, 253_402_300_800)),
 );
 
+/** An Idempotency-Key as a parameter: mostly a fresh valid one, sometimes reused or malformed. */
+const idempotencyKeyArb = mostly(
+  fc.uuid(),
+  fc.constantFrom('reused-key', '', 'with space', 'é', 'k'.repeat(256)),
+);
+
 /** Each method's parameters, each a plausible value or a hostile one, any of them left out. */
 function knownParams(method: string, ids: FuzzIds): Record<string, fc.Arbitrary<unknown>> {
   const schemaId = mostly(
@@ -268,6 +274,40 @@ function knownParams(method: string, ids: FuzzIds): Record<string, fc.Arbitrary<
       };
     case 'getNumberOfContacts':
       return { bot_id: botId, date_from: unixArb, date_to: unixArb };
+    case 'addListItems':
+      return {
+        schema_id: schemaId,
+        items: mostly(
+          fc.array(dataArb(ids), { minLength: 1, maxLength: 4 }),
+          fc.array(dataArb(ids)),
+        ),
+        atomic: flagArb,
+        idempotency_key: idempotencyKeyArb,
+      };
+    case 'updateListItems':
+      return {
+        schema_id: schemaId,
+        items: fc.array(fc.record({ item_id: itemId, data: dataArb(ids) }), { maxLength: 4 }),
+        atomic: flagArb,
+        idempotency_key: idempotencyKeyArb,
+      };
+    case 'deleteListItems':
+      return {
+        schema_id: schemaId,
+        item_ids: fc.array(itemId, { maxLength: 4 }),
+        atomic: flagArb,
+        idempotency_key: idempotencyKeyArb,
+      };
+    case 'createOrUpdateContacts': {
+      const contact = { ...knownParams('createOrUpdateContact', ids) };
+      delete contact.bot_id;
+      return {
+        bot_id: botId,
+        contacts: fc.array(fc.record(contact, { requiredKeys: [] }), { maxLength: 4 }),
+        atomic: flagArb,
+        idempotency_key: idempotencyKeyArb,
+      };
+    }
     case 'createOrUpdateContact': {
       const messengerId = asTextToo(
         mostly(fc.integer({ min: 1, max: 2 ** 40 }), fc.constantFrom(2 ** 53, 0, -5)),
@@ -369,6 +409,10 @@ const REQUIRED: Record<string, string[]> = {
   updateListItem: ['item_id', 'data'],
   deleteListItem: ['item_id'],
   createOrUpdateContact: ['bot_id', 'messenger', 'name'],
+  addListItems: ['schema_id', 'items'],
+  updateListItems: ['schema_id', 'items'],
+  deleteListItems: ['schema_id', 'item_ids'],
+  createOrUpdateContacts: ['bot_id', 'contacts'],
 };
 
 /**
