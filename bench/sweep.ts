@@ -382,6 +382,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   };
   const pool = new pg.Pool({ connectionString: loaded.url, max: CONNECTIONS });
   const rows: SweepRow[] = [];
+  /** points where a side answered nothing or failed: the run is not a measurement then */
+  const failed: string[] = [];
   const warm = Math.max(0.5, o.seconds / 4);
   try {
     for (const size of o.sizes) {
@@ -422,6 +424,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             };
             rows.push(row);
             o.log(formatRow(row));
+            if (api.requests === 0 || api.errors > 0 || plain.errors > 0)
+              failed.push(formatRow(row));
           }
         }
       }
@@ -431,6 +435,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
     await Promise.all(Object.values(servers).map((sv) => sv.stop()));
   }
   await writeReport(rows, o);
+  if (failed.length > 0)
+    throw new Error(`${failed.length} sweep points failed:\n${failed.join('\n')}`);
   return rows;
 }
 
