@@ -66,7 +66,7 @@ export async function runBatch<T, R>(
 }
 
 /** An item's domain error, its parameter keys moved under `items.<index>`. */
-function rekeyed(err: unknown, prefix: string): unknown {
+export function rekeyed(err: unknown, prefix: string): unknown {
   if (err instanceof ValidationError) {
     const errors: ValidationErrors = {};
     for (const [key, messages] of Object.entries(err.errors)) {
@@ -81,7 +81,7 @@ function rekeyed(err: unknown, prefix: string): unknown {
   return err;
 }
 
-function failedOutcome(err: unknown, index: number): ItemOutcome {
+export function failedOutcome(err: unknown, index: number): ItemOutcome {
   const mapped = fromDomainError(err as DomainError);
   const body = mapped.body as { errors?: ValidationErrors; message?: string; error?: string };
   return mapped.status === 422

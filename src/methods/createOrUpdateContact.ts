@@ -12,7 +12,7 @@ import {
   trimmedOrUnsent,
 } from '../contacts/params.js';
 import { presentContact } from '../contacts/presenter.js';
-import { upsertContact } from '../contacts/upsertRepository.js';
+import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
 import { domainErrors } from '../shared/errors.js';
 import { created, defineMethod, ok } from './method.js';
@@ -104,19 +104,23 @@ export { params as contactParams };
 
 /** The upsert a createOrUpdateContact call asks for; 404 (bot_id) when no own bot has the id. */
 export async function upsertFromParams(db: Database, accountId: number, p: ContactParams) {
+  const result = await upsertContact(db, accountId, toContactUpsert(p));
+  if (!result) throw domainErrors.botNotFound();
+  return result;
+}
+
+/** The upsert the validated parameters describe. */
+export function toContactUpsert(p: ContactParams): ContactUpsert {
   const id = MESSENGER_IDS[p.messenger];
-  const messengerId = pickIdParam(id, p)?.value as number | string;
-  const result = await upsertContact(db, accountId, {
+  return {
     botId: p.bot_id,
     messenger: p.messenger,
-    messengerId,
+    messengerId: pickIdParam(id, p)?.value as number | string,
     name: p.name,
     username: id.username ? p[id.username] : undefined,
     phone: p.phone,
     email: p.email,
     address: p.address,
     tags: p.tags,
-  });
-  if (!result) throw domainErrors.botNotFound();
-  return result;
+  };
 }

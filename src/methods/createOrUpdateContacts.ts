@@ -1,13 +1,16 @@
 import { z } from 'zod';
+import { contactKey, upsertContactsInBulk } from '../contacts/bulkUpsert.js';
 import { presentContact } from '../contacts/presenter.js';
+import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
+import type { Database } from '../infra/db/client.js';
 import { findBot } from '../lists/schemas/repository.js';
 import { domainErrors } from '../shared/errors.js';
 import { Contact } from '../openapi/responses/contacts.js';
 import { boolParam, optionalParam } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
 import { batchOutcome } from './batchOutcome.js';
-import { runBatch } from './batchItems.js';
-import { contactParams, upsertFromParams } from './createOrUpdateContact.js';
+import { failedOutcome, rekeyed } from './batchItems.js';
+import { contactParams, toContactUpsert } from './createOrUpdateContact.js';
 import { defineMethod, ok } from './method.js';
 
 export const MAX_BATCH_CONTACTS = 500;
@@ -51,26 +54,52 @@ export const createOrUpdateContacts = defineMethod({
     const bot = await findBot(deps.db, params.bot_id);
     if (!bot || bot.ownerId !== caller.accountId) throw domainErrors.botNotFound();
     const atomic = params.atomic ?? true;
-    const outcome = (result: UpsertResult, index: number) => ({
-      index,
-      status: result.created ? 201 : 200,
-      data: presentContact(result.contact),
+    const checked = params.contacts.map((contact, index) => {
+      try {
+        const p = validateParams(contactParams, { ...contact, bot_id: params.bot_id });
+        return { index, upsert: toContactUpsert(p) };
+      } catch (err) {
+        return { index, failed: failedOutcome(rekeyed(err, `contacts.${index}`), index), err };
+      }
     });
-    const batch = await runBatch(
-      'contacts',
-      deps.db,
-      params.contacts,
-      atomic,
-      (contact, _index, db) =>
-        upsertFromParams(
-          db,
-          caller.accountId,
-          validateParams(contactParams, { ...contact, bot_id: params.bot_id }),
-        ),
-      outcome,
-    );
-    return ok({ data: atomic ? batch.results.map(outcome) : batch.outcomes });
+    const failed = checked.filter((c) => 'failed' in c);
+    if (atomic && failed.length > 0) throw rekeyed(failed[0]!.err, `contacts.${failed[0]!.index}`);
+    const valid = checked.flatMap((c) => ('upsert' in c ? [c] : []));
+    const keys = new Set(valid.map((v) => contactKey(v.upsert!)));
+    // One messenger ID twice in a batch: each in turn, as separate calls would do.
+    const written =
+      keys.size === valid.length
+        ? await upsertContactsInBulk(
+            deps.db,
+            caller.accountId,
+            bot.id,
+            valid.map((v) => v.upsert!),
+          )
+        : await oneByOne(
+            deps.db,
+            caller.accountId,
+            valid.map((v) => v.upsert!),
+          );
+    const outcomes = [
+      ...failed.map((f) => f.failed!),
+      ...written.map((w, i) => ({
+        index: valid[i]!.index,
+        status: w.created ? 201 : 200,
+        data: w.contact,
+      })),
+    ].sort((a, b) => a.index - b.index);
+    return ok({ data: outcomes });
   },
 });
 
-type UpsertResult = Awaited<ReturnType<typeof upsertFromParams>>;
+async function oneByOne(db: Database, accountId: number, upserts: ContactUpsert[]) {
+  return db.transaction(async (tx) => {
+    const out = [];
+    for (const u of upserts) {
+      const result = await upsertContact(tx, accountId, u);
+      if (!result) throw domainErrors.botNotFound();
+      out.push({ contact: presentContact(result.contact), created: result.created });
+    }
+    return out;
+  });
+}

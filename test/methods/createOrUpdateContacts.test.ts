@@ -105,3 +105,85 @@ describe('createOrUpdateContacts', () => {
     expect([many.status, Object.keys(many.body.errors)]).toEqual([422, ['contacts']]);
   });
 });
+
+describe('createOrUpdateContacts answers as createOrUpdateContact does', () => {
+  it('creates the same contact, byte for byte but the ids and times, and counts subscribers once each', async () => {
+    const single = nextId++;
+    const batched = nextId++;
+    const fields = {
+      messenger: 'telegram',
+      name: 'Same',
+      phone: '+15551230000',
+      telegram_username: '@same',
+      tags: ['x', 'y'],
+    };
+    const one = await call(
+      t.app,
+      'createOrUpdateContact',
+      { bot_id: owner.botId, telegram_id: single, ...fields },
+      { key: owner.apiKey },
+    );
+    const [subscribersBefore] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select subscriber_count::int as n from bots where id = ${owner.botId}`,
+    );
+    const many = await upsertMany({
+      bot_id: owner.botId,
+      contacts: [{ telegram_id: batched, ...fields }],
+    });
+    const [subscribersAfter] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select subscriber_count::int as n from bots where id = ${owner.botId}`,
+    );
+    const strip = (c: Record<string, unknown>) => ({
+      ...c,
+      id: 0,
+      telegram_id: '0',
+      created_at: '',
+    });
+    expect(strip(many.body.data[0].data)).toEqual(strip(one.body.data));
+    expect(subscribersAfter!.n).toBe(subscribersBefore!.n + 1);
+  });
+
+  it('updates with the single method’s rules: name always, the rest only when sent, tags replaced when sent', async () => {
+    const id = nextId++;
+    await upsertMany({
+      bot_id: owner.botId,
+      contacts: [
+        {
+          messenger: 'telegram',
+          telegram_id: id,
+          name: 'A',
+          email: 'a@example.test',
+          tags: ['old'],
+        },
+      ],
+    });
+    const res = await upsertMany({
+      bot_id: owner.botId,
+      contacts: [{ messenger: 'telegram', telegram_id: id, name: 'B' }],
+    });
+    expect(res.body.data[0]).toMatchObject({
+      status: 200,
+      data: { name: 'B', email: 'a@example.test', tags: ['old'] },
+    });
+    const again = await upsertMany({
+      bot_id: owner.botId,
+      contacts: [{ messenger: 'telegram', telegram_id: id, name: 'C', tags: [] }],
+    });
+    expect(again.body.data[0].data).toMatchObject({ name: 'C', tags: [] });
+  });
+
+  it('takes one messenger ID twice in a batch in turn: created, then updated', async () => {
+    const id = nextId++;
+    const res = await upsertMany({
+      bot_id: owner.botId,
+      contacts: [
+        { messenger: 'telegram', telegram_id: id, name: 'First' },
+        { messenger: 'telegram', telegram_id: id, name: 'Second' },
+      ],
+    });
+    expect(res.body.data.map((o: { status: number }) => o.status)).toEqual([201, 200]);
+    expect(res.body.data[1].data.name).toBe('Second');
+  });
+});
