@@ -127,6 +127,21 @@ function markdown(r: Report): string {
     const row = byId.get(id);
     share(`${id}: API ≥ 60 % of raw`, row ? [row] : [], 0.6);
   }
+  const [batch, single, keyed, contactsBatch] = ['j', 'b', 'l', 'k'].map((id) => byId.get(id));
+  if (batch && single) {
+    const perSecond = batch.api.rps * 1000;
+    target('j: addListItems ≥ 25,000 records/s', f(perSecond, 0), perSecond >= 25_000);
+    const times = perSecond / single.api.rps;
+    target('j: ≥ 10× the single-record rate', `${f(times, 1)}×`, times >= 10);
+  }
+  if (contactsBatch) {
+    const perSecond = contactsBatch.api.rps * 500;
+    target('k: createOrUpdateContacts ≥ 10,000 contacts/s', f(perSecond, 0), perSecond >= 10_000);
+  }
+  if (keyed && single) {
+    const cost = 1 - keyed.api.rps / single.api.rps;
+    target('l: an Idempotency-Key costs addListItem ≤ 15 %', `${f(cost * 100, 0)} %`, cost <= 0.15);
+  }
   if (r.authRatio) {
     const ratio = r.authRatio.service.ratio;
     // the floor with and without its one Redis script: what the round trip alone keeps

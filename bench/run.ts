@@ -239,7 +239,8 @@ async function captureAll(
             },
             ...(req.body ? { payload: req.body } : {}),
           });
-        if (shape === 0 && s.letter !== 'h') await send(); // warm: key cache, prepared statements
+        // warm: key cache, prepared statements (not for requests that may not run twice)
+        if (shape === 0 && !s.onlyOnce) await send();
         let response: unknown;
         const c = await capture(async () => {
           const res = await send();
@@ -265,8 +266,10 @@ async function measure(
   dbUrl: string,
   shapes: (Capture & { response: unknown })[],
 ): Promise<Row> {
+  // batches of a thousand saturate one list with two connections; more only queue
+  const connections = s.connections ?? CONNECTIONS;
   // warm-up (JIT, prepared statements, pool connections), not measured
-  await loadHttp(server.url, apiKey, (i) => s.request(i + 1_000_002), CONNECTIONS, WARMUP);
+  await loadHttp(server.url, apiKey, (i) => s.request(i + 1_000_002), connections, WARMUP);
   const templates: RawTemplate[] = shapes.map((c, n) => ({
     queries: c.queries,
     vary: s.vary?.(n, c.response),
@@ -286,9 +289,9 @@ async function measure(
       const first = 2 + round * 10_000_000;
       const next = (i: number) => s.request(first + i);
       server.resetPeak();
-      rounds.api.push(await loadHttp(server.url, apiKey, next, CONNECTIONS, SECONDS / ROUNDS));
+      rounds.api.push(await loadHttp(server.url, apiKey, next, connections, SECONDS / ROUNDS));
       rssMb = Math.max(rssMb, server.peakRssMb());
-      rounds.raw.push(await loadRaw(dbUrl, POOL, templates, CONNECTIONS, SECONDS / ROUNDS, first));
+      rounds.raw.push(await loadRaw(dbUrl, POOL, templates, connections, SECONDS / ROUNDS, first));
       if (floorServer) {
         rounds.floor.push(
           await loadHttp(floorServer.url, apiKey, next, CONNECTIONS, SECONDS / ROUNDS),

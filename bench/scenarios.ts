@@ -17,6 +17,10 @@ export interface Scenario {
   request: (i: number) => HttpRequest;
   /** how many distinct request shapes to capture for the raw twin */
   shapes: number;
+  /** the captured request must be its first sending (a create, a fresh Idempotency-Key) */
+  onlyOnce?: boolean;
+  /** connections for this scenario, both sides (default: the run's) */
+  connections?: number;
   /** from a captured request's values (and its response) to the i-th raw request's */
   vary?: (
     shape: number,
@@ -33,6 +37,11 @@ const post = (method: string, body: unknown): HttpRequest => ({
   path: `/api/v1/${method}`,
   body: JSON.stringify(body),
 });
+
+/** A JSON text with every `"id":"<uuid>"` given a fresh id (a batch's records, replayed). */
+function freshIds(text: string): string {
+  return text.replace(/"id":"[0-9a-f-]{36}"/g, () => `"id":"${uuidv7()}"`);
+}
 
 /** Replaces every value equal to `from` (as number or text) by `to(i)`. */
 function swap(from: string | number, to: (i: number) => string | number) {
@@ -139,6 +148,7 @@ export function scenarios(ds: Dataset, shape: DatasetShape): Scenario[] {
   out.push({
     id: 'h',
     letter: 'h',
+    onlyOnce: true,
     label: 'createOrUpdateContact (half creates, half updates)',
     shapes: 2,
     request: (i) =>
@@ -156,6 +166,75 @@ export function scenarios(ds: Dataset, shape: DatasetShape): Scenario[] {
             ds.contactIdBase + ((1 * 7919) % shape.contacts),
             (i) => ds.contactIdBase + ((i * 104_729) % shape.contacts),
           ),
+  });
+  // j: 1,000 records per request; the ids inside the one JSON parameter are fresh per replay
+  out.push({
+    id: 'j',
+    letter: 'j',
+    connections: 2,
+    label: 'addListItems, 1000 records per request',
+    shapes: 1,
+    request: (i) =>
+      post('addListItems', {
+        schema_id: ds.insertList,
+        items: Array.from({ length: 1000 }, (_, k) => {
+          const data: Partial<ReturnType<typeof recordInput>> = recordInput(i * 1000 + k, 1, 0);
+          delete data.contact;
+          return data;
+        }),
+      }),
+    vary: () => (values) => values?.map((v) => (typeof v === 'string' ? freshIds(v) : v)),
+  });
+  // k: 500 new contacts per request; their telegram ids are fresh per replay too
+  const batchBase = fresh + 2_000_000_000;
+  out.push({
+    id: 'k',
+    letter: 'k',
+    onlyOnce: true,
+    connections: 2,
+    label: 'createOrUpdateContacts, 500 new contacts per request',
+    shapes: 1,
+    request: (i) =>
+      post('createOrUpdateContacts', {
+        bot_id: ds.botId,
+        contacts: Array.from({ length: 500 }, (_, k) => ({
+          messenger: 'telegram',
+          telegram_id: batchBase + i * 500 + k,
+          name: `Batch ${i}.${k}`,
+        })),
+      }),
+    vary: () => {
+      let next = batchBase + 4_000_000_000;
+      return (values) =>
+        values?.map((v) =>
+          typeof v === 'string' && v.includes('"telegram_id"')
+            ? v.replace(/"telegram_id":\d+/g, () => `"telegram_id":${next++}`)
+            : v,
+        );
+    },
+  });
+  // l: b with an Idempotency-Key: the key's answer is stored by the insert's own statement
+  const keyTag = `bench-${Date.now()}`;
+  out.push({
+    id: 'l',
+    letter: 'l',
+    onlyOnce: true,
+    label: 'addListItem with an Idempotency-Key',
+    shapes: 1,
+    request: (i) => {
+      const data: Partial<ReturnType<typeof recordInput>> = recordInput(i, 1, 0);
+      delete data.contact;
+      return post('addListItem', {
+        schema_id: ds.insertList,
+        data,
+        idempotency_key: `${keyTag}-${i}`,
+      });
+    },
+    vary: (_shape, response) => {
+      const id = (response as { data: { id: string } }).data.id;
+      return (values, i) =>
+        values?.map((v) => (v === id ? uuidv7() : v === `${keyTag}-0` ? `${keyTag}-raw-${i}` : v));
+    },
   });
   // i: a 30-day window in the middle of the bot's contacts (one every 30 s from 2023-01-01)
   const from = Date.UTC(2023, 0, 1) / 1000 + Math.floor((shape.contacts * 30) / 2);
