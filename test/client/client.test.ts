@@ -11,7 +11,7 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
-/** Issue 7: the typed client, against the real server over HTTP. */
+/** The typed client, against the real server over HTTP. */
 let t: TestApp;
 let baseUrl: string;
 /** parameters of every request the clients sent, in order */

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { childEnv, ROOT, type RunResult } from '../helpers/processes.js';
 
-// Issue 17: `npm start`, `npm run migrate` and `npm run cli` must not compile an up-to-date
+// `npm start`, `npm run migrate` and `npm run cli` must not compile an up-to-date
 // checkout, and must rebuild after a source changes. Run on a copy of the real package.json,
 // scripts/ensure-build.mjs and bin/listkeeper.js around a tiny src/, whose
 // node_modules/typescript/bin/tsc logs each call and then runs the real compiler: rebuilding

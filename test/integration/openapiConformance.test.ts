@@ -7,7 +7,7 @@ import { fetchDocument, responseChecker } from '../helpers/openapiConformance.js
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 7: the document cannot drift from the code. Real calls of every method, successes
+ * The document cannot drift from the code. Real calls of every method, successes
  * and the error rules errors, are checked against the response schemas the document publishes.
  */
 let t: TestApp;

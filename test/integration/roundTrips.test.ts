@@ -16,7 +16,7 @@ import { startRedisServer, waitFor, type RedisServer } from '../helpers/redisSer
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 5's budget: per request, authentication and the rate limit cost at most one Redis
+ * The budget: per request, authentication and the rate limit cost at most one Redis
  * round trip and at most one Postgres round trip. Counted at the clients: every command the
  * app sends on its Redis connection, every Postgres connection checkout and every key
  * lookup. A throwaway redis-server keeps other test files' key epoch bumps out.

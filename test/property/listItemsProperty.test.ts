@@ -8,7 +8,7 @@ import { fieldsArb, queryArb, recordsArb, type GenField, type Ids } from './arbi
 import { evaluate, type RefQuery, type RefRecord } from './reference.js';
 
 /**
- * Issue 3 item 9: every getListItems answer (records, order, meta.total, 422 keys) against
+ * Every getListItems answer (records, order, meta.total, 422 keys) against
  * the in-memory reference, on generated lists, records and queries. LISTS × QUERIES_PER_LIST
  * ≥ 2,000 queries per run. Replay a failure with FC_SEED=<seed printed in the error>.
  */

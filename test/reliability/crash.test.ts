@@ -17,7 +17,7 @@ import {
 } from './writeLoad.js';
 
 /**
- * Issue 6 item 5, crash consistency: the server is killed with SIGKILL under write load
+ * Crash consistency: the server is killed with SIGKILL under write load
  * (addListItem and createOrUpdateContact from many accounts), and Postgres itself crashes
  * (`pg_ctl stop -m immediate`, no checkpoint) under the same load; after the restart every
  * write acknowledged with 200/201 is present and intact, and none is stored twice.

@@ -11,7 +11,7 @@ import { ensureBuilt, run, SERVER_ENTRY } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 10: acknowledged writes must be durable, so the service refuses a Postgres
+ * Acknowledged writes must be durable, so the service refuses a Postgres
  * running with fsync=off, synchronous_commit=off or full_page_writes=off.
  */
 describe('which settings are refused (docs/reliability.md "Durability")', () => {

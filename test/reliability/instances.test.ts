@@ -8,7 +8,7 @@ import { ensureBuilt } from '../helpers/processes.js';
 import { startFleet, timedCall, type Fleet, type Timed } from '../helpers/server.js';
 
 /**
- * Issue 6 items 1 and 2 with two real server processes on one Postgres database and one
+ * Concurrency and the rate limit with two real server processes on one Postgres database and one
  * Redis: the concurrency invariants hold across instances (the in-process versions are in
  * listCapPerProject, methods/addListSchemaField and contactsRace), and so does the rate limit.
  * Every test uses its own account, so each has a whole 120-per-minute budget.

@@ -8,7 +8,7 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 9: resource limits. The body, qs and like limits have their own tests
+ * Resource limits. The body, qs and like limits have their own tests
  * (test/integration/errors.test.ts, test/methods/getListItems.test.ts) and the failed-key brake too
  * (authFailures.test.ts); here: the longest stored string, and full pages of wide records.
  */

@@ -14,7 +14,7 @@ import {
 } from '../helpers/server.js';
 
 /**
- * Issue 6 item 4 (docs/decisions.md: Postgres unreachable → 503 JSON with Retry-After, recover by
+ * Postgres outage (docs/decisions.md: Postgres unreachable → 503 JSON with Retry-After, recover by
  * itself). Postgres — a throwaway cluster, never the shared one — is stopped and started
  * again under load: the process never exits, every request during the outage is answered
  * within 3 s, and after Postgres is back valid requests succeed within 5 s.

@@ -7,7 +7,7 @@ import { startFleet, timedCall, type Fleet, type Timed } from '../helpers/server
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 3 (docs/decisions.md: keep serving when Redis is unreachable). Two server processes
+ * Redis outage (docs/decisions.md: keep serving when Redis is unreachable). Two server processes
  * share a throwaway redis-server, which is killed for 10 s under steady load: no answer is
  * a 5xx, the limiter falls back in-process and is back on Redis within 5 s of Redis
  * returning, and a key regenerated after the outage fails at once on both instances.

@@ -10,7 +10,7 @@ import { run } from '../helpers/processes.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 10: canary keys, encrypted values and phones/emails never reach a log line
+ * Canary keys, encrypted values and phones/emails never reach a log line
  * or an error body (also when a write fails inside Postgres), the encrypted canary is not in
  * a pg_dump in plaintext, and passwords are argon2id with OWASP's parameters.
  */

@@ -17,7 +17,7 @@ import {
 } from './writeLoad.js';
 
 /**
- * Issue 6 item 5, graceful shutdown under load: on SIGTERM the requests in flight complete,
+ * Graceful shutdown under load: on SIGTERM the requests in flight complete,
  * idle keep-alive connections close, new requests get 503 while closing (or find the port
  * closed), and the process exits 0 within 10 s, keeping every acknowledged write.
  * (test/integration/process.test.ts covers one request whose body is still arriving.)

@@ -4,7 +4,7 @@ import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factorie
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 7: the tenant isolation matrix. The caller A owns a project; B is another
+ * The tenant isolation matrix. The caller A owns a project; B is another
  * account; A is only a team member of one of B's projects ("invited", which the API conventions excludes
  * just like a foreign one). Every method × every ID parameter × {own, foreign, invited,
  * missing, deleted} must answer exactly the spec's status, and no answer to A may carry a
