@@ -10,7 +10,7 @@ import { makeContact } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 11: AES-256-GCM round-trips every value type and every Unicode string; a
+ * AES-256-GCM round-trips every value type and every Unicode string; a
  * flipped bit, a truncated value or a wrong key is rejected, never returned as garbage;
  * rotating ENCRYPTION_KEY with the old key kept for reading loses nothing.
  * (test/unit/cipher.test.ts and test/integration/listItemsEncryption.test.ts hold the

@@ -6,7 +6,7 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * Issue 6 item 8: SQL and JSON-path payloads in filters, order_by, slugs, ids and values
+ * SQL and JSON-path payloads in filters, order_by, slugs, ids and values
  * answer only a 4xx or a result confined to the caller's own rows; values are stored
  * verbatim; a canary table and the other account's rows are untouched.
  */
