@@ -1,5 +1,9 @@
 import { z } from 'zod';
-import { listsOnTransaction } from '../lists/context.js';
+import type { StoredField } from '../infra/db/schema/listSchemas.js';
+import { listsOnTransaction, type ItemContext } from '../lists/context.js';
+import { FOREIGN_REFERENCE, referenceProblems } from '../lists/items/references.js';
+import { validateData, type FieldValues } from '../lists/items/validateData.js';
+import { DomainError, domainErrors, ValidationError } from '../shared/errors.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/params.js';
 import { updateItem } from '../lists/items/updateItem.js';
@@ -43,22 +47,60 @@ export const updateListItems = defineMethod({
   }),
   async handle(params, { caller, deps }) {
     const lists = { ...deps.lists, caller };
-    await requireOwnList(lists, caller, params.schema_id);
+    const list = await requireOwnList(lists, caller, params.schema_id);
     const atomic = params.atomic ?? true;
+    const referenceFailures = await checkBatchReferences(lists, list.fields, params.items);
     const batch = await runBatch(
       'items',
       deps.db,
       params.items,
       atomic,
-      (item, _index, db) =>
-        updateItem(
+      (item, index, db) => {
+        const failure = referenceFailures.get(index);
+        if (failure) throw failure;
+        return updateItem(
           db === deps.db ? lists : listsOnTransaction(lists, db),
           item.item_id,
           item.data,
           params.schema_id,
-        ),
+          true,
+        );
+      },
       (record, index) => ({ index, status: 200, data: record }),
     );
     return ok({ data: atomic ? batch.results : batch.outcomes });
   },
 });
+
+/**
+ * The contacts and bots of every item, looked up at once (one query per kind for the whole
+ * batch): item index → its error. Items whose data does not validate are left to their own
+ * update, which answers their 422.
+ */
+async function checkBatchReferences(
+  ctx: ItemContext,
+  fields: readonly StoredField[],
+  items: readonly { data: Record<string, unknown> }[],
+): Promise<Map<number, DomainError>> {
+  const valid: { index: number; values: FieldValues }[] = [];
+  for (const [index, item] of items.entries()) {
+    try {
+      valid.push({ index, values: validateData(fields, item.data, 'update') });
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+    }
+  }
+  const problems = await referenceProblems(
+    ctx.db,
+    ctx.caller,
+    fields,
+    valid.map((v) => ({ prefix: 'data', values: v.values })),
+  );
+  const failures = new Map<number, DomainError>();
+  for (const [i, v] of valid.entries()) {
+    const missing = problems.missing[i]!;
+    if (Object.keys(missing).length > 0) failures.set(v.index, domainErrors.validation(missing));
+    else if (problems.foreign[i]) failures.set(v.index, domainErrors.forbidden(FOREIGN_REFERENCE));
+  }
+  return failures;
+}

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeList, type TestList } from '../helpers/lists.js';
+import { makeContact, makeList, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { addItemViaApi } from '../helpers/viaApi.js';
 
@@ -114,5 +114,41 @@ describe('updateListItems', () => {
     expect([empty.status, Object.keys(empty.body.errors)]).toEqual([422, ['items']]);
     const noId = await update({ schema_id: list.id, items: [{ data: { title: 'x' } }] });
     expect([noId.status, Object.keys(noId.body.errors)]).toEqual([422, ['items.0.item_id']]);
+  });
+});
+
+describe('updateListItems: contact values of the whole batch', () => {
+  it('names a missing contact under items.<index> and changes nothing; another account’s is a 403', async () => {
+    const list = await makeList(t.db, owner, [...FIELDS, { slug: 'who', type: 'contact' }]);
+    const first = (await addItemViaApi(t.app, owner, list.id, { title: 'a' })).id;
+    const second = (await addItemViaApi(t.app, owner, list.id, { title: 'b' })).id;
+    const mine = await makeContact(t.db, owner);
+    const theirs = await makeContact(t.db, stranger);
+    const missing = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: first, data: { who: mine } },
+        { item_id: second, data: { who: 999_999_999 } },
+      ],
+    });
+    expect(missing.status).toBe(422);
+    expect(missing.body.errors).toEqual({
+      'items.1.who': ['The selected items.1.who is invalid.'],
+    });
+    const foreign = await update({
+      schema_id: list.id,
+      items: [{ item_id: first, data: { who: theirs } }],
+    });
+    expect(foreign.status).toBe(403);
+    const page = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    expect(page.body.data.map((r: { contact_id?: number }) => r.contact_id ?? null)).toEqual([
+      null,
+      null,
+    ]);
+    const fine = await update({
+      schema_id: list.id,
+      items: [{ item_id: first, data: { who: mine } }],
+    });
+    expect(fine.body.data[0].contact_id).toBe(mine);
   });
 });

@@ -21,12 +21,14 @@ export async function updateItem(
   data: Record<string, unknown>,
   /** a batch of one list: an item of another list is not found */
   inList?: string,
+  /** the batch checked the contacts and bots of all its items at once */
+  referencesChecked = false,
 ): Promise<OrderedObject> {
   for (let attempt = 1; ; attempt++) {
     const found = await requireOwnItem(ctx, itemId, inList);
     const values = validateData(found.fields, data, 'update');
     if (values.size === 0) return presentItem(found.fields, found.record, ctx.cipher);
-    await checkReferences(ctx.db, ctx.caller, found.fields, values);
+    if (!referencesChecked) await checkReferences(ctx.db, ctx.caller, found.fields, values);
     const changes = toStoredChanges(found.fields, values, ctx.cipher);
     const row = await updateItemRow(ctx.db, itemId, found.fields, changes, ctx.clock());
     if (row) return presentItem(found.fields, row, ctx.cipher);
