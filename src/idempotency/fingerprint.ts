@@ -12,13 +12,41 @@ export function requestFingerprint(method: string, params: Record<string, unknow
     .digest('hex');
 }
 
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
-    return `{${entries.join(',')}}`;
+type Step = { value: unknown } | { text: string };
+
+/**
+ * JSON with object keys sorted. Iterative, not recursive: a JSON body may nest as deep as
+ * its size allows, and this runs before the parameters are validated.
+ */
+export function canonicalJson(root: unknown): string {
+  const out: string[] = [];
+  const steps: Step[] = [{ value: root }];
+  while (steps.length > 0) {
+    const step = steps.pop()!;
+    if ('text' in step) {
+      out.push(step.text);
+      continue;
+    }
+    const v = step.value;
+    if (Array.isArray(v)) {
+      out.push('[');
+      steps.push({ text: ']' });
+      for (let i = v.length - 1; i >= 0; i--) {
+        steps.push({ value: v[i] });
+        if (i > 0) steps.push({ text: ',' });
+      }
+    } else if (v !== null && typeof v === 'object') {
+      const keys = Object.keys(v).sort();
+      out.push('{');
+      steps.push({ text: '}' });
+      for (let i = keys.length - 1; i >= 0; i--) {
+        steps.push({ value: (v as Record<string, unknown>)[keys[i]!] });
+        steps.push({ text: `${JSON.stringify(keys[i])}:` });
+        if (i > 0) steps.push({ text: ',' });
+      }
+    } else {
+      out.push(JSON.stringify(v) ?? 'null');
+    }
   }
-  return JSON.stringify(value) ?? 'null';
+  return out.join('');
 }
