@@ -28,7 +28,12 @@ export interface ListkeeperClient extends MethodFunctions {
    * The offset export of contacts (spec 4.11 rule 3), `limit` per request (default 1000).
    * Cap it with `date_to` so it does not grow while it runs (rule 5).
    */
-  exportContacts(params?: Omit<ParamsOf<'getContacts'>, 'page' | 'count'>): AsyncGenerator<Contact>;
+  exportContacts(
+    params?: Omit<ParamsOf<'getContacts'>, 'page' | 'count' | 'limit' | 'offset'> & {
+      limit?: number;
+      offset?: number;
+    },
+  ): AsyncGenerator<Contact>;
 }
 
 export function createClient(options: ClientOptions): ListkeeperClient {

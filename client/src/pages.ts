@@ -25,7 +25,7 @@ export async function* walkPages<M extends 'getListSchemas' | 'getListItems' | '
  */
 export async function* walkOffsets(
   call: Caller,
-  params: ParamsOf<'getContacts'> & { limit?: number; offset?: number },
+  params: Omit<ParamsOf<'getContacts'>, 'limit' | 'offset'> & { limit?: number; offset?: number },
 ): AsyncGenerator<ItemOf<'getContacts'>> {
   const limit = params.limit ?? 1000;
   for (let offset = params.offset ?? 0; ; offset += limit) {

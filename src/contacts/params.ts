@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { blankToUndefined, intParam, optionalInt } from '../shared/paramTypes.js';
+import { BLANK_IS_UNSENT, blankToUndefined, intParam, optionalInt } from '../shared/paramTypes.js';
 
 /**
  * Parameter pieces of the contact methods. Blank values follow the one rule of every
@@ -60,29 +60,33 @@ export const textOf = (field: string, max = 255) =>
     .refine((s) => !s.includes('\0'), `The ${field} field must not contain NUL characters.`);
 
 export const optionalText = (field: string, max = 255) =>
-  z.preprocess(trimmedOrUnsent, textOf(field, max).optional());
+  z.preprocess(trimmedOrUnsent, textOf(field, max).optional()).meta({ [BLANK_IS_UNSENT]: true });
 
 /** createOrUpdateContact: `+` then digits, 9 to 16 characters with the `+`; kept without it. */
 export const PHONE_PATTERN = /^\+\d{8,15}$/;
 
 export const phoneParam = () =>
-  z.preprocess(
-    trimmedOrUnsent,
-    z
-      .string({ error: 'The phone field must be a string.' })
-      .regex(PHONE_PATTERN, 'The phone field must be + followed by 8 to 15 digits.')
-      .transform((s) => s.slice(1))
-      .optional(),
-  );
+  z
+    .preprocess(
+      trimmedOrUnsent,
+      z
+        .string({ error: 'The phone field must be a string.' })
+        .regex(PHONE_PATTERN, 'The phone field must be + followed by 8 to 15 digits.')
+        .transform((s) => s.slice(1))
+        .optional(),
+    )
+    .meta({ [BLANK_IS_UNSENT]: true });
 
 export const emailParam = () =>
-  z.preprocess(
-    trimmedOrUnsent,
-    z
-      .email({ error: 'The email field must be a valid email address.' })
-      .max(255, 'The email field must not be greater than 255 characters.')
-      .optional(),
-  );
+  z
+    .preprocess(
+      trimmedOrUnsent,
+      z
+        .email({ error: 'The email field must be a valid email address.' })
+        .max(255, 'The email field must not be greater than 255 characters.')
+        .optional(),
+    )
+    .meta({ [BLANK_IS_UNSENT]: true });
 
 /** createOrUpdateContact: up to 100 tags of up to 255 characters; blank tags dropped, repeats once. */
 export const tagsParam = () =>

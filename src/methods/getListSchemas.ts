@@ -1,7 +1,7 @@
 import { ListSchema } from '../openapi/responses/listSchemas.js';
 import { pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
-import { blankToUndefined, intParam } from '../shared/paramTypes.js';
+import { BLANK_IS_UNSENT, blankToUndefined, intParam } from '../shared/paramTypes.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
 import { presentListSchema } from '../lists/schemas/presenter.js';
 import { pageOwnedLists } from '../lists/schemas/repository.js';
@@ -20,10 +20,14 @@ export const getListSchemas = defineMethod({
   success: [{ status: 200, description: 'A page of list schemas', body: pageOf(ListSchema) }],
   params: z.object({
     // A blank value is "not sent" (page 1); anything else must be an integer ≥ 1.
-    page: z.preprocess(
-      blankToUndefined,
-      intParam({ min: 1, max: Number.MAX_SAFE_INTEGER, message: 'must be at least 1' }).default(1),
-    ),
+    page: z
+      .preprocess(
+        blankToUndefined,
+        intParam({ min: 1, max: Number.MAX_SAFE_INTEGER, message: 'must be at least 1' }).default(
+          1,
+        ),
+      )
+      .meta({ [BLANK_IS_UNSENT]: true }),
   }),
   async handle({ page }, { caller, deps }) {
     const { rows, total } = await pageOwnedLists(deps.db, caller.accountId, {

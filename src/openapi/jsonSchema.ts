@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BLANK_IS_UNSENT } from '../shared/paramTypes.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -26,10 +27,13 @@ export function toComponentSchemas(
     target: 'draft-2020-12',
     unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
-    override: ({ jsonSchema }) => {
+    override: ({ zodSchema, jsonSchema }) => {
       // zod writes its own regex next to `format`; the format alone reads better.
       if (typeof jsonSchema.format === 'string' && typeof jsonSchema.pattern === 'string') {
         delete jsonSchema.pattern;
+      }
+      if (io === 'input' && z.globalRegistry.get(zodSchema)?.[BLANK_IS_UNSENT]) {
+        allowBlank(jsonSchema as JsonSchema);
       }
     },
   });
@@ -42,6 +46,22 @@ export function toComponentSchemas(
     out[id] = rest;
   }
   return out;
+}
+
+const BLANK_BRANCHES: JsonSchema[] = [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }];
+
+/**
+ * The one blank rule in the document's types: the value as described, or null, or text that
+ * is empty or only whitespace — all of which mean "not sent" (shared/paramTypes.ts).
+ */
+function allowBlank(schema: JsonSchema): void {
+  const branches = schema.anyOf;
+  if (Array.isArray(branches) && branches.some((b) => (b as JsonSchema).type === 'null')) return;
+  const { description, ...value } = schema;
+  delete value[BLANK_IS_UNSENT];
+  for (const key of Object.keys(schema)) delete schema[key];
+  if (description !== undefined) schema.description = description;
+  schema.anyOf = [value, ...BLANK_BRANCHES];
 }
 
 /** Top-level properties of an object schema, looking through anyOf/oneOf/allOf branches. */

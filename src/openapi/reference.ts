@@ -181,6 +181,8 @@ function propertyRows(
 
 /** Bounds that matter to a caller; the safe-integer limits every integer has are left out. */
 function rules(schema: JsonSchema): string {
+  const value = blankable(schema);
+  if (value) return [rules(value), 'blank = not sent'].filter(Boolean).join(', ');
   const out: string[] = [];
   const bound = (label: string, key: string) => {
     const v = schema[key];
@@ -199,7 +201,18 @@ function rules(schema: JsonSchema): string {
   return out.join(', ');
 }
 
+/** The described value of a parameter whose blank value means "not sent" (jsonSchema.ts). */
+function blankable(schema: JsonSchema): JsonSchema | undefined {
+  const branches = schema.anyOf;
+  if (!Array.isArray(branches) || !branches.some((b) => (b as JsonSchema).type === 'null')) {
+    return undefined;
+  }
+  return branches[0] as JsonSchema;
+}
+
 function typeText(schema: JsonSchema, schemas: Record<string, JsonSchema>): string {
+  const value = blankable(schema);
+  if (value) return typeText(value, schemas);
   const ref = schema.$ref;
   if (typeof ref === 'string') {
     const name = ref.split('/').pop()!;

@@ -40,9 +40,12 @@ export function isBlank(v: unknown): boolean {
 
 export const blankToUndefined = (v: unknown): unknown => (isBlank(v) ? undefined : v);
 
+/** Marks a parameter whose blank value means "not sent", for the OpenAPI document. */
+export const BLANK_IS_UNSENT = 'x-blank-is-unsent';
+
 /** `schema`, or "not sent" for a blank value. */
 export const optionalParam = <T extends z.ZodType>(schema: T) =>
-  z.preprocess(blankToUndefined, schema.optional());
+  z.preprocess(blankToUndefined, schema.optional()).meta({ [BLANK_IS_UNSENT]: true });
 
 /** An optional integer from `min` to `max`; `message` is the 422 text outside the range. */
 export const optionalInt = (min: number, max: number, message: string) =>

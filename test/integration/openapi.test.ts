@@ -180,11 +180,42 @@ describe('bounds the server enforces are in the document', () => {
     ['getNumberOfContacts', 'date_to', 0, 253_402_300_799],
     ['createOrUpdateContact', 'telegram_id', 1, Number.MAX_SAFE_INTEGER],
   ])('%s.%s is an integer from %d to %d', async (method, name, min, max) => {
-    expect(property(method, name)).toMatchObject({ type: 'integer', minimum: min, maximum: max });
+    const schema = property(method, name);
+    // blank means not sent: the value as described, or null, or whitespace-only text
+    const value = schema.anyOf ? schema.anyOf[0] : schema;
+    expect(value).toMatchObject({ type: 'integer', minimum: min, maximum: max });
     // and the server holds to it: one below the minimum is refused under that key
     const tenant = await makeTenant(t.db);
     const res = await call(t.app, method, { [name]: min - 1 }, { key: tenant.apiKey });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toContain(name);
   });
+});
+
+describe('the blank rule in the document', () => {
+  it.each([
+    ['getListItems', 'limit'],
+    ['getListItems', 'page'],
+    ['getContacts', 'count'],
+    ['getNumberOfContacts', 'date_from'],
+    ['createOrUpdateContact', 'email'],
+  ])(
+    '%s.%s also takes null and blank text, and the server reads them as not sent',
+    async (method, name) => {
+      const params = doc.components.schemas[`${method}Params`] as Json;
+      const found = [params, ...(params.allOf ?? []), ...(params.anyOf ?? [])].find(
+        (s: Json) => s.properties?.[name],
+      );
+      const branches = found.properties[name].anyOf as Json[];
+      expect(branches.slice(1)).toEqual([{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }]);
+      if (method === 'createOrUpdateContact') return;
+      const tenant = await makeTenant(t.db);
+      const base = method === 'getListItems' ? { schema_id: 'none' } : {};
+      for (const blank of [null, '', '  ']) {
+        const res = await call(t.app, method, { ...base, [name]: blank }, { key: tenant.apiKey });
+        // a blank value is never the reason for a 422
+        expect(Object.keys(res.body.errors ?? {})).not.toContain(name);
+      }
+    },
+  );
 });

@@ -982,7 +982,7 @@ export interface components {
         [key: string]: unknown;
       }[];
       /** @description All or nothing (default true) */
-      atomic?: boolean;
+      atomic?: boolean | null | string;
     };
     addListSchemaFieldParams: {
       schema_id: string;
@@ -1002,9 +1002,9 @@ export interface components {
           | 'contact'
           | 'bot';
         currency?: unknown;
-        is_required?: boolean;
-        is_hidden?: boolean;
-        is_encryptable?: boolean;
+        is_required?: boolean | null | string;
+        is_hidden?: boolean | null | string;
+        is_encryptable?: boolean | null | string;
       };
     };
     createListSchemaParams: {
@@ -1027,29 +1027,28 @@ export interface components {
           | 'contact'
           | 'bot';
         currency?: unknown;
-        is_required?: boolean;
-        is_hidden?: boolean;
-        is_encryptable?: boolean;
+        is_required?: boolean | null | string;
+        is_hidden?: boolean | null | string;
+        is_encryptable?: boolean | null | string;
       }[];
-      is_menu?: boolean;
+      is_menu?: boolean | null | string;
     };
     createOrUpdateContactParams: {
       bot_id: number;
       /** @enum {string} */
       messenger: 'telegram' | 'max' | 'viber' | 'vk';
       name: string;
-      telegram_id?: number;
-      telegram_username?: string;
-      max_id?: number;
-      max_user_id?: number;
-      max_username?: string;
-      vk_id?: number;
-      vk_user_id?: number;
-      viber_id?: string;
-      phone?: string;
-      /** Format: email */
-      email?: string;
-      address?: string;
+      telegram_id?: number | null | string;
+      telegram_username?: string | null;
+      max_id?: number | null | string;
+      max_user_id?: number | null | string;
+      max_username?: string | null;
+      vk_id?: number | null | string;
+      vk_user_id?: number | null | string;
+      viber_id?: string | null;
+      phone?: string | null;
+      email?: string | null;
+      address?: string | null;
       tags?: string[];
     };
     createOrUpdateContactsParams: {
@@ -1059,7 +1058,7 @@ export interface components {
         [key: string]: unknown;
       }[];
       /** @description All or nothing (default true) */
-      atomic?: boolean;
+      atomic?: boolean | null | string;
     };
     deleteListItemParams: {
       /** @description Record ID */
@@ -1070,7 +1069,7 @@ export interface components {
       schema_id: string;
       item_ids: string[];
       /** @description All or nothing (default true) */
-      atomic?: boolean;
+      atomic?: boolean | null | string;
     };
     deleteListSchemaParams: {
       schema_id: string;
@@ -1080,42 +1079,42 @@ export interface components {
       slug: string;
     };
     getContactsParams: {
-      bot_id?: number;
-      date_from?: number;
-      date_to?: number;
-      count?: number;
-      page?: number;
-      offset?: number;
-      limit?: number;
+      bot_id?: number | null | string;
+      date_from?: number | null | string;
+      date_to?: number | null | string;
+      count?: number | null | string;
+      page?: number | null | string;
+      offset?: number | null | string;
+      limit?: number | null | string;
       with?: unknown;
     };
     getListItemsParams: {
       /** @description List ID */
       schema_id: string;
       /** @description Records per page, 1 to 1000 (default 50) */
-      limit?: number;
+      limit?: number | null | string;
       /** @description Page, from 1 (default 1) */
-      page?: number;
+      page?: number | null | string;
       /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
       order_by?: unknown;
       /** @description Object: slug → value (equality) or `"<operator>,<value>"` */
       filters?: unknown;
       /** @description Only records linked to this contact through any contact field */
-      contact_id?: number;
+      contact_id?: number | null | string;
       /** @description Only records linked to this bot through any bot field */
-      bot_id?: number;
+      bot_id?: number | null | string;
     };
     getListSchemaParams: {
       schema_id: string;
     };
     getListSchemasParams: {
-      page?: number;
+      page?: number | null | string;
     };
     getMeParams: Record<string, never>;
     getNumberOfContactsParams: {
-      bot_id?: number;
-      date_from?: number;
-      date_to?: number;
+      bot_id?: number | null | string;
+      date_from?: number | null | string;
+      date_to?: number | null | string;
     };
     updateListItemParams: {
       /** @description Record ID */
@@ -1135,7 +1134,7 @@ export interface components {
         };
       }[];
       /** @description All or nothing (default true) */
-      atomic?: boolean;
+      atomic?: boolean | null | string;
     };
   };
   responses: {
@@ -1411,7 +1410,7 @@ export interface operations {
           [key: string]: unknown;
         }[];
         /** @description All or nothing (default true) */
-        atomic?: boolean;
+        atomic?: boolean | null | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -1565,9 +1564,9 @@ export interface operations {
             | 'contact'
             | 'bot';
           currency?: unknown;
-          is_required?: boolean;
-          is_hidden?: boolean;
-          is_encryptable?: boolean;
+          is_required?: boolean | null | string;
+          is_hidden?: boolean | null | string;
+          is_encryptable?: boolean | null | string;
         };
       };
       header?: {
@@ -1684,11 +1683,11 @@ export interface operations {
             | 'contact'
             | 'bot';
           currency?: unknown;
-          is_required?: boolean;
-          is_hidden?: boolean;
-          is_encryptable?: boolean;
+          is_required?: boolean | null | string;
+          is_hidden?: boolean | null | string;
+          is_encryptable?: boolean | null | string;
         }[];
-        is_menu?: boolean;
+        is_menu?: boolean | null | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -1807,17 +1806,17 @@ export interface operations {
         bot_id: number;
         messenger: 'telegram' | 'max' | 'viber' | 'vk';
         name: string;
-        telegram_id?: number;
-        telegram_username?: string;
-        max_id?: number;
-        max_user_id?: number;
-        max_username?: string;
-        vk_id?: number;
-        vk_user_id?: number;
-        viber_id?: string;
-        phone?: string;
-        email?: string;
-        address?: string;
+        telegram_id?: number | null | string;
+        telegram_username?: string | null;
+        max_id?: number | null | string;
+        max_user_id?: number | null | string;
+        max_username?: string | null;
+        vk_id?: number | null | string;
+        vk_user_id?: number | null | string;
+        viber_id?: string | null;
+        phone?: string | null;
+        email?: string | null;
+        address?: string | null;
         tags?: string[];
       };
       header?: {
@@ -1956,7 +1955,7 @@ export interface operations {
           [key: string]: unknown;
         }[];
         /** @description All or nothing (default true) */
-        atomic?: boolean;
+        atomic?: boolean | null | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2164,7 +2163,7 @@ export interface operations {
         schema_id: string;
         item_ids: string[];
         /** @description All or nothing (default true) */
-        atomic?: boolean;
+        atomic?: boolean | null | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2475,13 +2474,13 @@ export interface operations {
   getContactsViaGet: {
     parameters: {
       query?: {
-        bot_id?: number;
-        date_from?: number;
-        date_to?: number;
-        count?: number;
-        page?: number;
-        offset?: number;
-        limit?: number;
+        bot_id?: number | null | string;
+        date_from?: number | null | string;
+        date_to?: number | null | string;
+        count?: number | null | string;
+        page?: number | null | string;
+        offset?: number | null | string;
+        limit?: number | null | string;
         with?: unknown;
       };
       header?: never;
@@ -2577,17 +2576,17 @@ export interface operations {
         /** @description List ID */
         schema_id: string;
         /** @description Records per page, 1 to 1000 (default 50) */
-        limit?: number;
+        limit?: number | null | string;
         /** @description Page, from 1 (default 1) */
-        page?: number;
+        page?: number | null | string;
         /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
         order_by?: unknown;
         /** @description Object: slug → value (equality) or `"<operator>,<value>"` */
         filters?: unknown;
         /** @description Only records linked to this contact through any contact field */
-        contact_id?: number;
+        contact_id?: number | null | string;
         /** @description Only records linked to this bot through any bot field */
-        bot_id?: number;
+        bot_id?: number | null | string;
       };
       header?: never;
       path?: never;
@@ -2773,7 +2772,7 @@ export interface operations {
   getListSchemasViaGet: {
     parameters: {
       query?: {
-        page?: number;
+        page?: number | null | string;
       };
       header?: never;
       path?: never;
@@ -2947,9 +2946,9 @@ export interface operations {
   getNumberOfContactsViaGet: {
     parameters: {
       query?: {
-        bot_id?: number;
-        date_from?: number;
-        date_to?: number;
+        bot_id?: number | null | string;
+        date_from?: number | null | string;
+        date_to?: number | null | string;
       };
       header?: never;
       path?: never;
@@ -3153,7 +3152,7 @@ export interface operations {
           };
         }[];
         /** @description All or nothing (default true) */
-        atomic?: boolean;
+        atomic?: boolean | null | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { blankToUndefined, boolParam } from '../../shared/paramTypes.js';
+import { BLANK_IS_UNSENT, blankToUndefined, boolParam } from '../../shared/paramTypes.js';
 import { FIELD_TYPES } from '../field-types/registry.js';
 import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
@@ -19,7 +19,7 @@ export type FieldMode = 'create' | 'add';
 export const ALWAYS = { when: () => true };
 
 export const flag = (fallback: boolean) =>
-  z.preprocess(blankToUndefined, boolParam().default(fallback));
+  z.preprocess(blankToUndefined, boolParam().default(fallback)).meta({ [BLANK_IS_UNSENT]: true });
 
 export const requiredText = (max = 255) =>
   z
