@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { BLANK_IS_UNSENT, blankToUndefined, intParam, optionalInt } from '../shared/paramTypes.js';
+import {
+  BLANK_IS_UNSENT,
+  blankToUndefined,
+  intParam,
+  optionalInt,
+  SINGLE_AS_ARRAY,
+} from '../shared/paramTypes.js';
 
 /**
  * Parameter pieces of the contact methods. Blank values follow the one rule of every
@@ -90,20 +96,22 @@ export const emailParam = () =>
 
 /** createOrUpdateContact: up to 100 tags of up to 255 characters; blank tags dropped, repeats once. */
 export const tagsParam = () =>
-  z.preprocess(
-    cleanTags,
-    z
-      .array(
-        z
-          .string({ error: 'The tags field must contain only strings.' })
-          .max(255, 'The tags field must not contain a tag longer than 255 characters.')
-          .refine((s) => !s.includes('\0'), 'The tags field must not contain NUL characters.'),
-        { error: 'The tags field must be an array.' },
-      )
-      // a refine, not .max(): zod's array size check would stop the other fields' checks
-      .refine((tags) => tags.length <= 100, 'The tags field must not have more than 100 items.')
-      .optional(),
-  );
+  z
+    .preprocess(
+      cleanTags,
+      z
+        .array(
+          z
+            .string({ error: 'The tags field must contain only strings.' })
+            .max(255, 'The tags field must not contain a tag longer than 255 characters.')
+            .refine((s) => !s.includes('\0'), 'The tags field must not contain NUL characters.'),
+          { error: 'The tags field must be an array.' },
+        )
+        // a refine, not .max(): zod's array size check would stop the other fields' checks
+        .refine((tags) => tags.length <= 100, 'The tags field must not have more than 100 items.')
+        .optional(),
+    )
+    .meta({ [SINGLE_AS_ARRAY]: true });
 
 /**
  * Cleaned before validation (a transform after a failed check would stop zod from

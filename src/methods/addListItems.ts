@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/params.js';
 import { ListItem } from '../openapi/responses/listItems.js';
-import { boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
 import { batchOutcome } from './batchOutcome.js';
 import { created, defineMethod, ok } from './method.js';
 
@@ -41,11 +41,12 @@ export const addListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    items: z
-      .array(dataParam(), { error: 'must be an array' })
-      .min(1, 'must have at least 1 item')
-      .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`)
-      .describe("Each item: field slug → value in the field type's format"),
+    items: oneOrMany(
+      z
+        .array(dataParam(), { error: 'must be an array' })
+        .min(1, 'must have at least 1 item')
+        .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
+    ).describe("Each item: field slug → value in the field type's format"),
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {

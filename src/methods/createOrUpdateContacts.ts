@@ -6,7 +6,7 @@ import type { Database } from '../infra/db/client.js';
 import { findBot } from '../lists/schemas/repository.js';
 import { domainErrors } from '../shared/errors.js';
 import { Contact } from '../openapi/responses/contacts.js';
-import { boolParam, optionalParam } from '../shared/paramTypes.js';
+import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
 import { batchOutcome } from './batchOutcome.js';
 import { failedOutcome, rekeyed } from './batchItems.js';
@@ -43,10 +43,12 @@ export const createOrUpdateContacts = defineMethod({
   ],
   params: z.object({
     bot_id: contactParams.shape.bot_id.describe('The bot every contact belongs to'),
-    contacts: z
-      .array(z.record(z.string(), z.unknown()), { error: 'must be an array' })
-      .min(1, 'must have at least 1 item')
-      .max(MAX_BATCH_CONTACTS, `may not have more than ${MAX_BATCH_CONTACTS} items`),
+    contacts: oneOrMany(
+      z
+        .array(z.record(z.string(), z.unknown()), { error: 'must be an array' })
+        .min(1, 'must have at least 1 item')
+        .max(MAX_BATCH_CONTACTS, `may not have more than ${MAX_BATCH_CONTACTS} items`),
+    ),
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {

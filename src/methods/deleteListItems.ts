@@ -3,7 +3,7 @@ import { listsOnTransaction } from '../lists/context.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { deleteItem } from '../lists/items/deleteItem.js';
 import { requireOwnList } from '../lists/listAccess.js';
-import { boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
 import { batchOutcome } from './batchOutcome.js';
 import { runBatch } from './batchItems.js';
 import { defineMethod, noContent, ok } from './method.js';
@@ -34,10 +34,12 @@ export const deleteListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    item_ids: z
-      .array(idParam(), { error: 'must be an array' })
-      .min(1, 'must have at least 1 item')
-      .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
+    item_ids: oneOrMany(
+      z
+        .array(idParam(), { error: 'must be an array' })
+        .min(1, 'must have at least 1 item')
+        .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
+    ),
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {

@@ -9,7 +9,7 @@ import { dataParam } from '../lists/items/params.js';
 import { updateItem } from '../lists/items/updateItem.js';
 import { requireOwnList } from '../lists/listAccess.js';
 import { ListItem } from '../openapi/responses/listItems.js';
-import { boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
 import { batchOutcome } from './batchOutcome.js';
 import { runBatch } from './batchItems.js';
 import { defineMethod, ok } from './method.js';
@@ -39,10 +39,12 @@ export const updateListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    items: z
-      .array(z.object({ item_id: idParam(), data: dataParam() }), { error: 'must be an array' })
-      .min(1, 'must have at least 1 item')
-      .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
+    items: oneOrMany(
+      z
+        .array(z.object({ item_id: idParam(), data: dataParam() }), { error: 'must be an array' })
+        .min(1, 'must have at least 1 item')
+        .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
+    ),
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BLANK_IS_UNSENT } from '../shared/paramTypes.js';
+import { BLANK_IS_UNSENT, SINGLE_AS_ARRAY } from '../shared/paramTypes.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -32,9 +32,9 @@ export function toComponentSchemas(
       if (typeof jsonSchema.format === 'string' && typeof jsonSchema.pattern === 'string') {
         delete jsonSchema.pattern;
       }
-      if (io === 'input' && z.globalRegistry.get(zodSchema)?.[BLANK_IS_UNSENT]) {
-        allowBlank(jsonSchema as JsonSchema);
-      }
+      const meta = io === 'input' ? z.globalRegistry.get(zodSchema) : undefined;
+      if (meta?.[BLANK_IS_UNSENT]) allowBlank(jsonSchema as JsonSchema);
+      if (meta?.[SINGLE_AS_ARRAY]) allowSingle(jsonSchema as JsonSchema);
     },
   });
   const out: Record<string, JsonSchema> = {};
@@ -62,6 +62,16 @@ function allowBlank(schema: JsonSchema): void {
   for (const key of Object.keys(schema)) delete schema[key];
   if (description !== undefined) schema.description = description;
   schema.anyOf = [value, ...BLANK_BRANCHES];
+}
+
+/** An array that also takes one of its items alone (shared/paramTypes.ts, oneOrMany). */
+function allowSingle(schema: JsonSchema): void {
+  if (schema.type !== 'array' || schema.items === undefined) return;
+  const { description, ...array } = schema;
+  delete array[SINGLE_AS_ARRAY];
+  for (const key of Object.keys(schema)) delete schema[key];
+  if (description !== undefined) schema.description = description;
+  schema.anyOf = [array, array.items as JsonSchema];
 }
 
 /** Top-level properties of an object schema, looking through anyOf/oneOf/allOf branches. */

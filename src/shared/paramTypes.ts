@@ -43,6 +43,18 @@ export const blankToUndefined = (v: unknown): unknown => (isBlank(v) ? undefined
 /** Marks a parameter whose blank value means "not sent", for the OpenAPI document. */
 export const BLANK_IS_UNSENT = 'x-blank-is-unsent';
 
+/** Marks an array parameter that also takes one value alone, for the OpenAPI document. */
+export const SINGLE_AS_ARRAY = 'x-single-as-array';
+
+/**
+ * An array parameter that also takes one value alone: `item_ids=a` in a query string is the
+ * list `["a"]`, and `fields[name]=…` (no index) a list of one field, as `fields[0][name]=…` is.
+ */
+export const oneOrMany = <T extends z.ZodType>(array: T) =>
+  z
+    .preprocess((v) => (v === undefined || v === null || Array.isArray(v) ? v : [v]), array)
+    .meta({ [SINGLE_AS_ARRAY]: true });
+
 /** `schema`, or "not sent" for a blank value. */
 export const optionalParam = <T extends z.ZodType>(schema: T) =>
   z.preprocess(blankToUndefined, schema.optional()).meta({ [BLANK_IS_UNSENT]: true });

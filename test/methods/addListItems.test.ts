@@ -151,7 +151,7 @@ describe('addListItems', () => {
 
   it.each([
     [{ items: [] }, 'items'],
-    [{ items: 'x' }, 'items'],
+    [{ items: 'x' }, 'items.0'],
     [{ items: Array.from({ length: 1001 }, () => ({ title: 't' })) }, 'items'],
     [{ items: [{ title: 't' }], atomic: 'maybe' }, 'atomic'],
     [{ schema_id: undefined, items: [{ title: 't' }] }, 'schema_id'],
@@ -190,5 +190,14 @@ describe('addListItems', () => {
     const denied = await addMany({ schema_id: theirs.id, items: [{ title: 'a' }] });
     expect(denied.status).toBe(403);
     expect(await itemCount(t.db, theirs.id)).toBe(0);
+  });
+});
+
+describe('addListItems: one item alone', () => {
+  it('takes a single object in place of a list of one', async () => {
+    const list = await newList();
+    const res = await addMany({ schema_id: list.id, items: { title: 'alone' } });
+    expect(res.status).toBe(201);
+    expect(res.body.data.map((r: { title: string }) => r.title)).toEqual(['alone']);
   });
 });

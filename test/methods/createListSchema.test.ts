@@ -336,7 +336,8 @@ describe('createListSchema refuses (createListSchema, the error rules)', () => {
     ['name with a NUL character', { name: 'a\u0000b' }, ['name']],
     ['no fields', { fields: [] }, ['fields']],
     ['fields missing', { fields: undefined }, ['fields']],
-    ['fields not an array', { fields: 'title' }, ['fields']],
+    // one value alone is a list of one: a text is then a field definition that is not an object
+    ['fields not an array', { fields: 'title' }, ['fields.0']],
     [
       '31 fields',
       {

@@ -73,3 +73,20 @@ describe('deleteListItems', () => {
     expect(await itemCount(t.db, list.id)).toBe(1);
   });
 });
+
+describe('deleteListItems: one id alone', () => {
+  it.each(['query', 'form'] as const)(
+    'reads item_ids=<id> via %s as a list of one',
+    async (via) => {
+      const { list, ids } = await listOf(2);
+      const res = await call(
+        t.app,
+        'deleteListItems',
+        { schema_id: list.id, item_ids: ids[0] },
+        { key: owner.apiKey, via },
+      );
+      expect(res.status).toBe(204);
+      expect(await itemCount(t.db, list.id)).toBe(1);
+    },
+  );
+});

@@ -978,9 +978,13 @@ export interface components {
       /** @description List ID */
       schema_id: string;
       /** @description Each item: field slug → value in the field type's format */
-      items: {
-        [key: string]: unknown;
-      }[];
+      items:
+        | {
+            [key: string]: unknown;
+          }[]
+        | {
+            [key: string]: unknown;
+          };
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
@@ -1011,26 +1015,47 @@ export interface components {
       bot_id?: number;
       project_uuid?: string;
       name: string;
-      fields: {
-        name: string;
-        slug: string;
-        /** @enum {string} */
-        type:
-          | 'string'
-          | 'number'
-          | 'bool'
-          | 'date'
-          | 'datetime'
-          | 'money'
-          | 'file'
-          | 'image'
-          | 'contact'
-          | 'bot';
-        currency?: unknown;
-        is_required?: boolean | null | string;
-        is_hidden?: boolean | null | string;
-        is_encryptable?: boolean | null | string;
-      }[];
+      fields:
+        | {
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type:
+              | 'string'
+              | 'number'
+              | 'bool'
+              | 'date'
+              | 'datetime'
+              | 'money'
+              | 'file'
+              | 'image'
+              | 'contact'
+              | 'bot';
+            currency?: unknown;
+            is_required?: boolean | null | string;
+            is_hidden?: boolean | null | string;
+            is_encryptable?: boolean | null | string;
+          }[]
+        | {
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type:
+              | 'string'
+              | 'number'
+              | 'bool'
+              | 'date'
+              | 'datetime'
+              | 'money'
+              | 'file'
+              | 'image'
+              | 'contact'
+              | 'bot';
+            currency?: unknown;
+            is_required?: boolean | null | string;
+            is_hidden?: boolean | null | string;
+            is_encryptable?: boolean | null | string;
+          };
       is_menu?: boolean | null | string;
     };
     createOrUpdateContactParams: {
@@ -1049,14 +1074,18 @@ export interface components {
       phone?: string | null;
       email?: string | null;
       address?: string | null;
-      tags?: string[];
+      tags?: string[] | string;
     };
     createOrUpdateContactsParams: {
       /** @description The bot every contact belongs to */
       bot_id: number;
-      contacts: {
-        [key: string]: unknown;
-      }[];
+      contacts:
+        | {
+            [key: string]: unknown;
+          }[]
+        | {
+            [key: string]: unknown;
+          };
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
@@ -1067,7 +1096,7 @@ export interface components {
     deleteListItemsParams: {
       /** @description List ID */
       schema_id: string;
-      item_ids: string[];
+      item_ids: string[] | string;
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
@@ -1127,12 +1156,19 @@ export interface components {
     updateListItemsParams: {
       /** @description List ID */
       schema_id: string;
-      items: {
-        item_id: string;
-        data: {
-          [key: string]: unknown;
-        };
-      }[];
+      items:
+        | {
+            item_id: string;
+            data: {
+              [key: string]: unknown;
+            };
+          }[]
+        | {
+            item_id: string;
+            data: {
+              [key: string]: unknown;
+            };
+          };
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
@@ -1406,9 +1442,13 @@ export interface operations {
         /** @description List ID */
         schema_id: string;
         /** @description Each item: field slug → value in the field type's format */
-        items: {
-          [key: string]: unknown;
-        }[];
+        items:
+          | {
+              [key: string]: unknown;
+            }[]
+          | {
+              [key: string]: unknown;
+            };
         /** @description All or nothing (default true) */
         atomic?: boolean | null | string;
       };
@@ -1667,26 +1707,47 @@ export interface operations {
         bot_id?: number;
         project_uuid?: string;
         name: string;
-        fields: {
-          name: string;
-          slug: string;
-          /** @enum {string} */
-          type:
-            | 'string'
-            | 'number'
-            | 'bool'
-            | 'date'
-            | 'datetime'
-            | 'money'
-            | 'file'
-            | 'image'
-            | 'contact'
-            | 'bot';
-          currency?: unknown;
-          is_required?: boolean | null | string;
-          is_hidden?: boolean | null | string;
-          is_encryptable?: boolean | null | string;
-        }[];
+        fields:
+          | {
+              name: string;
+              slug: string;
+              /** @enum {string} */
+              type:
+                | 'string'
+                | 'number'
+                | 'bool'
+                | 'date'
+                | 'datetime'
+                | 'money'
+                | 'file'
+                | 'image'
+                | 'contact'
+                | 'bot';
+              currency?: unknown;
+              is_required?: boolean | null | string;
+              is_hidden?: boolean | null | string;
+              is_encryptable?: boolean | null | string;
+            }[]
+          | {
+              name: string;
+              slug: string;
+              /** @enum {string} */
+              type:
+                | 'string'
+                | 'number'
+                | 'bool'
+                | 'date'
+                | 'datetime'
+                | 'money'
+                | 'file'
+                | 'image'
+                | 'contact'
+                | 'bot';
+              currency?: unknown;
+              is_required?: boolean | null | string;
+              is_hidden?: boolean | null | string;
+              is_encryptable?: boolean | null | string;
+            };
         is_menu?: boolean | null | string;
       };
       header?: {
@@ -1817,7 +1878,7 @@ export interface operations {
         phone?: string | null;
         email?: string | null;
         address?: string | null;
-        tags?: string[];
+        tags?: string[] | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -1951,9 +2012,13 @@ export interface operations {
       query: {
         /** @description The bot every contact belongs to */
         bot_id: number;
-        contacts: {
-          [key: string]: unknown;
-        }[];
+        contacts:
+          | {
+              [key: string]: unknown;
+            }[]
+          | {
+              [key: string]: unknown;
+            };
         /** @description All or nothing (default true) */
         atomic?: boolean | null | string;
       };
@@ -2161,7 +2226,7 @@ export interface operations {
       query: {
         /** @description List ID */
         schema_id: string;
-        item_ids: string[];
+        item_ids: string[] | string;
         /** @description All or nothing (default true) */
         atomic?: boolean | null | string;
       };
@@ -3145,12 +3210,19 @@ export interface operations {
       query: {
         /** @description List ID */
         schema_id: string;
-        items: {
-          item_id: string;
-          data: {
-            [key: string]: unknown;
-          };
-        }[];
+        items:
+          | {
+              item_id: string;
+              data: {
+                [key: string]: unknown;
+              };
+            }[]
+          | {
+              item_id: string;
+              data: {
+                [key: string]: unknown;
+              };
+            };
         /** @description All or nothing (default true) */
         atomic?: boolean | null | string;
       };

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { BLANK_IS_UNSENT, blankToUndefined, boolParam } from '../../shared/paramTypes.js';
+import {
+  BLANK_IS_UNSENT,
+  blankToUndefined,
+  boolParam,
+  oneOrMany,
+} from '../../shared/paramTypes.js';
 import { FIELD_TYPES } from '../field-types/registry.js';
 import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
@@ -95,6 +100,10 @@ export function fieldDefinition(mode: FieldMode) {
 
 /** createListSchema's `fields`: 1 to 30 definitions, in order, slugs unique. */
 export function fieldList() {
+  return oneOrMany(fieldArray());
+}
+
+function fieldArray() {
   return z
     .array(fieldDefinition('create'), { error: 'must be an array of field definitions' })
     .min(1, 'must have at least 1 item')
