@@ -15,6 +15,7 @@ import { presentContact } from '../contacts/presenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
 import { domainErrors } from '../shared/errors.js';
+import { SCHEMA_RULES } from '../shared/paramTypes.js';
 import { created, defineMethod, ok } from './method.js';
 
 const messengerIdParam = (field: string) => optionalBoundedInt(field, 1, Number.MAX_SAFE_INTEGER);
@@ -66,7 +67,16 @@ const params = z
       });
     },
     { when: () => true },
-  );
+  )
+  .meta({
+    // the same rule for the document, from the same table: a messenger's ID is required
+    [SCHEMA_RULES]: {
+      allOf: Object.entries(MESSENGER_IDS).map(([messenger, id]) => ({
+        if: { properties: { messenger: { const: messenger } }, required: ['messenger'] },
+        then: { anyOf: id.params.map((param) => ({ required: [param] })) },
+      })),
+    },
+  });
 
 /** createOrUpdateContact: find the contact by the messenger's ID in the bot; update it, else create it. */
 export const createOrUpdateContact = defineMethod({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BLANK_IS_UNSENT, SINGLE_AS_ARRAY } from '../shared/paramTypes.js';
+import { BLANK_IS_UNSENT, SCHEMA_RULES, SINGLE_AS_ARRAY } from '../shared/paramTypes.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -35,6 +35,12 @@ export function toComponentSchemas(
       const meta = io === 'input' ? z.globalRegistry.get(zodSchema) : undefined;
       if (meta?.[BLANK_IS_UNSENT]) allowBlank(jsonSchema as JsonSchema);
       if (meta?.[SINGLE_AS_ARRAY]) allowSingle(jsonSchema as JsonSchema);
+      const rules = (jsonSchema as JsonSchema)[SCHEMA_RULES];
+      if (rules !== undefined) {
+        delete (jsonSchema as JsonSchema)[SCHEMA_RULES];
+        const all = (jsonSchema as JsonSchema).allOf;
+        (jsonSchema as JsonSchema).allOf = [...(Array.isArray(all) ? all : []), rules];
+      }
     },
   });
   const out: Record<string, JsonSchema> = {};

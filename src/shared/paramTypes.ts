@@ -43,6 +43,12 @@ export const blankToUndefined = (v: unknown): unknown => (isBlank(v) ? undefined
 /** Marks a parameter whose blank value means "not sent", for the OpenAPI document. */
 export const BLANK_IS_UNSENT = 'x-blank-is-unsent';
 
+/**
+ * Rules across parameters that a refinement enforces (one of two required, one required when
+ * another has a value), written as JSON Schema beside the refinement for the OpenAPI document.
+ */
+export const SCHEMA_RULES = 'x-schema-rules';
+
 /** Marks an array parameter that also takes one value alone, for the OpenAPI document. */
 export const SINGLE_AS_ARRAY = 'x-single-as-array';
 

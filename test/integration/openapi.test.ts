@@ -219,3 +219,44 @@ describe('the blank rule in the document', () => {
     },
   );
 });
+
+describe('rules across parameters in the document', () => {
+  it('createListSchema needs bot_id or project_uuid, and the server agrees', async () => {
+    const text = JSON.stringify(doc.components.schemas.createListSchemaParams);
+    expect(text).toContain('{"anyOf":[{"required":["bot_id"]},{"required":["project_uuid"]}]}');
+    const tenant = await makeTenant(t.db);
+    const res = await call(
+      t.app,
+      'createListSchema',
+      { name: 'L', fields: [{ name: 'A', slug: 'a', type: 'string' }] },
+      { key: tenant.apiKey },
+    );
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual(['bot_id', 'project_uuid']);
+  });
+
+  it.each([
+    ['telegram', ['telegram_id']],
+    ['max', ['max_id', 'max_user_id']],
+    ['vk', ['vk_id', 'vk_user_id']],
+    ['viber', ['viber_id']],
+  ])(
+    'createOrUpdateContact with messenger %s needs one of %j, and the server agrees',
+    async (messenger, ids) => {
+      const rules = (doc.components.schemas.createOrUpdateContactParams as Json).allOf as Json[];
+      const rule = rules
+        .flatMap((r: Json) => r.allOf ?? [])
+        .find((r: Json) => r.if.properties.messenger.const === messenger);
+      expect(rule.then.anyOf).toEqual(ids.map((id) => ({ required: [id] })));
+      const tenant = await makeTenant(t.db);
+      const res = await call(
+        t.app,
+        'createOrUpdateContact',
+        { bot_id: tenant.botId, messenger, name: 'N' },
+        { key: tenant.apiKey },
+      );
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual([ids[0]]);
+    },
+  );
+});

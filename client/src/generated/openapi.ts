@@ -1011,9 +1011,10 @@ export interface components {
         is_encryptable?: boolean | null | string;
       };
     };
-    createListSchemaParams: {
+    createListSchemaParams: ({
       bot_id?: number;
       project_uuid?: string;
+    } & (unknown | unknown)) & {
       name: string;
       fields:
         | {
@@ -1075,7 +1076,7 @@ export interface components {
       email?: string | null;
       address?: string | null;
       tags?: string[] | string;
-    };
+    } & (unknown & unknown & unknown & unknown);
     createOrUpdateContactsParams: {
       /** @description The bot every contact belongs to */
       bot_id: number;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '../../infra/db/client.js';
 import type { ValidationErrors } from '../../shared/errors.js';
-import { intParam } from '../../shared/paramTypes.js';
+import { intParam, SCHEMA_RULES } from '../../shared/paramTypes.js';
 import { ALWAYS } from './fieldDefinition.js';
 import { findBot, findProject } from './repository.js';
 
@@ -13,30 +13,37 @@ const given = (v: unknown) => v !== undefined && v !== null && v !== '';
  * both are sent `bot_id` wins and `project_uuid` is not looked at, not even validated.
  * Null and empty values count as not sent.
  */
-export const createTargetParams = z.preprocess(
-  (raw) => {
-    const params = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
-    return {
-      bot_id: given(params.bot_id) ? params.bot_id : undefined,
-      project_uuid:
-        !given(params.bot_id) && given(params.project_uuid) ? params.project_uuid : undefined,
-    };
-  },
-  z
-    .object({
-      bot_id: intParam().optional(),
-      project_uuid: z
-        .string({ error: 'must be a string' })
-        .regex(UUID, 'must be a valid UUID')
-        .optional(),
-    })
-    .superRefine((target, ctx) => {
-      if (target.bot_id !== undefined || target.project_uuid !== undefined) return;
-      const message = 'is required when the other of bot_id and project_uuid is not present';
-      ctx.addIssue({ code: 'custom', path: ['bot_id'], message });
-      ctx.addIssue({ code: 'custom', path: ['project_uuid'], message });
-    }, ALWAYS),
-);
+export const createTargetParams = z
+  .preprocess(
+    (raw) => {
+      const params = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<
+        string,
+        unknown
+      >;
+      return {
+        bot_id: given(params.bot_id) ? params.bot_id : undefined,
+        project_uuid:
+          !given(params.bot_id) && given(params.project_uuid) ? params.project_uuid : undefined,
+      };
+    },
+    z
+      .object({
+        bot_id: intParam().optional(),
+        project_uuid: z
+          .string({ error: 'must be a string' })
+          .regex(UUID, 'must be a valid UUID')
+          .optional(),
+      })
+      .superRefine((target, ctx) => {
+        if (target.bot_id !== undefined || target.project_uuid !== undefined) return;
+        const message = 'is required when the other of bot_id and project_uuid is not present';
+        ctx.addIssue({ code: 'custom', path: ['bot_id'], message });
+        ctx.addIssue({ code: 'custom', path: ['project_uuid'], message });
+      }, ALWAYS),
+  )
+  .meta({
+    [SCHEMA_RULES]: { anyOf: [{ required: ['bot_id'] }, { required: ['project_uuid'] }] },
+  });
 
 export interface CreateTarget {
   projectUuid: string;
