@@ -1,11 +1,27 @@
 import { ListItem } from '../openapi/responses/listItems.js';
 import { pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
-import { idParam, optionalInt } from '../shared/paramTypes.js';
+import { ALL_OPERATORS } from '../lists/field-types/fieldType.js';
+import { SLUG_PATTERN } from '../lists/schemas/reservedSlugs.js';
+import { DOCUMENTED_AS, idParam, optionalInt } from '../shared/paramTypes.js';
 import { queryItems } from '../lists/items/queryItems.js';
 import { defineMethod, ok } from './method.js';
 
 const MAX_ID = Number.MAX_SAFE_INTEGER;
+
+/** What parseOrderBy accepts: a slug (or a timestamp), then a direction in either case. */
+const ORDER_BY_SCHEMA = {
+  type: 'string',
+  pattern: `^\\s*${SLUG_PATTERN.source.replace(/^\^|\$$/g, '')}\\s*(,\\s*([aA][sS][cC]|[dD][eE][sS][cC])\\s*)?$`,
+};
+
+/** What parseFilters reads: slug → a plain value or `"<operator>,<value>"`. */
+const FILTERS_SCHEMA = {
+  type: 'object',
+  additionalProperties: {
+    anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+  },
+};
 
 /**
  * getListItems: a page of a list's records. `filters` and `order_by` are checked against the
@@ -37,11 +53,15 @@ export const getListItems = defineMethod({
     order_by: z
       .unknown()
       .optional()
+      .meta({ [DOCUMENTED_AS]: ORDER_BY_SCHEMA })
       .describe('`<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order'),
     filters: z
       .unknown()
       .optional()
-      .describe('Object: slug → value (equality) or `"<operator>,<value>"`'),
+      .meta({ [DOCUMENTED_AS]: FILTERS_SCHEMA })
+      .describe(
+        `Object: slug → value (equality) or \`"<operator>,<value>"\` with the operators ${ALL_OPERATORS.map((o) => `\`${o}\``).join(', ')}`,
+      ),
     contact_id: optionalInt(-MAX_ID, MAX_ID, 'must be an integer').describe(
       'Only records linked to this contact through any contact field',
     ),

@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { BLANK_IS_UNSENT, SCHEMA_RULES, SINGLE_AS_ARRAY } from '../shared/paramTypes.js';
+import {
+  BLANK_IS_UNSENT,
+  DOCUMENTED_AS,
+  SCHEMA_RULES,
+  SINGLE_AS_ARRAY,
+} from '../shared/paramTypes.js';
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -35,6 +40,11 @@ export function toComponentSchemas(
       const meta = io === 'input' ? z.globalRegistry.get(zodSchema) : undefined;
       if (meta?.[BLANK_IS_UNSENT]) allowBlank(jsonSchema as JsonSchema);
       if (meta?.[SINGLE_AS_ARRAY]) allowSingle(jsonSchema as JsonSchema);
+      const documented = (jsonSchema as JsonSchema)[DOCUMENTED_AS];
+      if (documented !== undefined) {
+        delete (jsonSchema as JsonSchema)[DOCUMENTED_AS];
+        Object.assign(jsonSchema, documented);
+      }
       const rules = (jsonSchema as JsonSchema)[SCHEMA_RULES];
       if (rules !== undefined) {
         delete (jsonSchema as JsonSchema)[SCHEMA_RULES];

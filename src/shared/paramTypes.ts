@@ -49,6 +49,12 @@ export const BLANK_IS_UNSENT = 'x-blank-is-unsent';
  */
 export const SCHEMA_RULES = 'x-schema-rules';
 
+/**
+ * The JSON Schema of a parameter whose value the handler checks against the list (filters,
+ * order_by): merged into what the document says of it.
+ */
+export const DOCUMENTED_AS = 'x-documented-as';
+
 /** Marks an array parameter that also takes one value alone, for the OpenAPI document. */
 export const SINGLE_AS_ARRAY = 'x-single-as-array';
 

@@ -260,3 +260,23 @@ describe('rules across parameters in the document', () => {
     },
   );
 });
+
+describe('filters and order_by in the document', () => {
+  const props = () => (doc.components.schemas.getListItemsParams as Json).properties;
+
+  it('describe order_by as the server reads it', () => {
+    const pattern = new RegExp(props().order_by.pattern);
+    for (const ok of ['price', 'price,asc', 'price , DESC', 'created_at,desc'])
+      expect(pattern.test(ok), ok).toBe(true);
+    for (const bad of ['price,up', 'a,b,c', 'bad slug']) expect(pattern.test(bad), bad).toBe(false);
+  });
+
+  it('describe filters as an object of values, naming every operator', () => {
+    expect(props().filters).toMatchObject({
+      type: 'object',
+      additionalProperties: expect.any(Object),
+    });
+    for (const op of ['!=', '<=', 'not like'])
+      expect(props().filters.description).toContain(`\`${op}\``);
+  });
+});

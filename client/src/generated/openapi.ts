@@ -1126,9 +1126,11 @@ export interface components {
       /** @description Page, from 1 (default 1) */
       page?: number | null | string;
       /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
-      order_by?: unknown;
-      /** @description Object: slug → value (equality) or `"<operator>,<value>"` */
-      filters?: unknown;
+      order_by?: string;
+      /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
+      filters?: {
+        [key: string]: string | number | boolean | null;
+      };
       /** @description Only records linked to this contact through any contact field */
       contact_id?: number | null | string;
       /** @description Only records linked to this bot through any bot field */
@@ -2646,9 +2648,11 @@ export interface operations {
         /** @description Page, from 1 (default 1) */
         page?: number | null | string;
         /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
-        order_by?: unknown;
-        /** @description Object: slug → value (equality) or `"<operator>,<value>"` */
-        filters?: unknown;
+        order_by?: string;
+        /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
+        filters?: {
+          [key: string]: string | number | boolean | null;
+        };
         /** @description Only records linked to this contact through any contact field */
         contact_id?: number | null | string;
         /** @description Only records linked to this bot through any bot field */
