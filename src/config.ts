@@ -94,6 +94,13 @@ const envSchema = z.object({
     .int('must be a non-negative integer')
     .min(0, 'must be a non-negative integer')
     .default(50_000),
+  /** days a change stays readable in the change feed (getChanges; docs/changes.md) */
+  CHANGES_RETENTION_DAYS: z.coerce
+    .number({ error: 'must be a whole number of days from 1 to 3650' })
+    .int('must be a whole number of days from 1 to 3650')
+    .min(1, 'must be a whole number of days from 1 to 3650')
+    .max(3650, 'must be a whole number of days from 1 to 3650')
+    .default(7),
   /** which X-Forwarded-For hops to believe for the client IP (Fastify's trustProxy) */
   TRUST_PROXY: trustProxy.optional(),
   ENCRYPTION_KEY: encryptionKey.optional(),
@@ -127,6 +134,8 @@ export interface Config {
   failedAuthPerMinute: number;
   /** rows of getListItems pages remembered per process; 0 turns the read cache off */
   listCacheRows: number;
+  /** days changes stay in the feed before the background purge */
+  changesRetentionDays: number;
   /** Fastify's trustProxy: decides request.ip behind proxies */
   trustProxy: boolean | string[];
   /** base64 key for encrypted fields; in embedded mode filled in from DATA_DIR at start. */
@@ -184,6 +193,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
     failedAuthPerMinute: e.FAILED_AUTH_PER_MINUTE,
     listCacheRows: e.LIST_CACHE_ROWS,
+    changesRetentionDays: e.CHANGES_RETENTION_DAYS,
     trustProxy: e.TRUST_PROXY ?? false,
     encryptionKey: e.ENCRYPTION_KEY,
     encryptionOldKeys: e.ENCRYPTION_OLD_KEYS ?? [],

@@ -65,7 +65,10 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   // Records of deleted lists, values of deleted fields and expired idempotency keys are
   // removed in the background.
-  if (!closing) maintenance = startMaintenanceLoop(runtime.deps.db, log);
+  if (!closing)
+    maintenance = startMaintenanceLoop(runtime.deps.db, log, {
+      changesRetentionDays: runtime.deps.config.changesRetentionDays,
+    });
 }
 
 main().catch((err: unknown) => {

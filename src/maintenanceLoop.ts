@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { purgeOldChanges } from './changes/purge.js';
 import { purgeExpiredKeys } from './idempotency/purge.js';
 import type { Database } from './infra/db/client.js';
 import { isDatabaseUnavailable } from './infra/db/errors.js';
@@ -12,15 +13,18 @@ export interface MaintenanceLoop {
 
 /**
  * The background work: records of deleted lists (lists/schemas/reclaim.ts), values of
- * deleted fields whose erase was cut short (fieldErasure.ts) and expired idempotency keys
- * (idempotency/purge.ts). Runs once at
+ * deleted fields whose erase was cut short (fieldErasure.ts), expired idempotency keys
+ * (idempotency/purge.ts) and changes past the feed's retention (changes/purge.ts). Runs once at
  * start, so work left by a previous process resumes, then every `intervalMs`. The
  * timer is unref'd: it never keeps the process alive.
  */
 export function startMaintenanceLoop(
   db: Database,
   log: Pick<Logger, 'info' | 'warn' | 'error'>,
-  { intervalMs = 30_000 }: { intervalMs?: number } = {},
+  {
+    intervalMs = 30_000,
+    changesRetentionDays = 7,
+  }: { intervalMs?: number; changesRetentionDays?: number } = {},
 ): MaintenanceLoop {
   const controller = new AbortController();
   let running: Promise<void> | undefined;
@@ -31,8 +35,12 @@ export function startMaintenanceLoop(
       const erased = await resumeStaleErasures(db, { signal });
       const reclaimed = await reclaimDeletedLists(db, { signal });
       const purgedKeys = await purgeExpiredKeys(db, signal);
-      if (erased > 0 || reclaimed.items > 0 || reclaimed.lists > 0 || purgedKeys > 0) {
-        log.info({ erasedFields: erased, ...reclaimed, purgedKeys }, 'background clean-up');
+      const purgedChanges = await purgeOldChanges(db, changesRetentionDays, signal);
+      if (erased + reclaimed.items + reclaimed.lists + purgedKeys + purgedChanges > 0) {
+        log.info(
+          { erasedFields: erased, ...reclaimed, purgedKeys, purgedChanges },
+          'background clean-up',
+        );
       }
     } catch (err) {
       // The next pass retries; nothing is lost (every job is idempotent).

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { JsonText } from '../shared/orderedJson.js';
-import { contactsAsJson } from './contactJson.js';
+import { recordContactChanges } from '../changes/recordContacts.js';
 import { MESSENGER_IDS } from './messengers.js';
 import { CREATED_FROM_API, pgTextArray, type ContactUpsert } from './upsertRepository.js';
 
@@ -21,7 +21,7 @@ export const contactKey = (u: Pick<ContactUpsert, 'messenger' | 'messengerId'>) 
  * a handful of statements whatever the batch's size — set-based `INSERT … ON CONFLICT` (one
  * for the contacts that send tags, which replace the old ones, one for those that do not),
  * one rise of the bot's subscriber count, one read of the answers rendered as JSON by
- * Postgres. The bot's owner was checked by the caller. Answers come back in input order.
+ * Postgres that also records them in the change feed. The bot's owner was checked by the caller. Answers come back in input order.
  */
 export async function upsertContactsInBulk(
   db: Database,
@@ -49,12 +49,7 @@ export async function upsertContactsInBulk(
         sql`UPDATE bots SET subscriber_count = subscriber_count + ${created} WHERE id = ${botId}`,
       );
     }
-    const ids = [...byKey.values()].map((r) => r.id);
-    const rendered = await queryRows<{ id: string | number; json: string }>(
-      tx,
-      contactsAsJson(sql`SELECT unnest(${`{${ids.join(',')}}`}::bigint[]) AS id`),
-    );
-    const json = new Map(rendered.map((r) => [Number(r.id), r.json]));
+    const json = await recordContactChanges(tx, ownerId, botId, [...byKey.values()]);
     return inputs.map((u) => {
       const row = byKey.get(contactKey(u));
       const text = row && json.get(row.id);

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import type { ImportRecord } from './importLine.js';
+import { recordContactChanges } from '../changes/recordContacts.js';
 
 type Db = Pick<Database, 'execute'>;
 
@@ -124,7 +125,7 @@ const MAX_ROUNDS = 3;
 /**
  * Writes one batch (messenger IDs distinct within it) all-or-nothing: existing contacts
  * updated, new ones inserted, variables upserted by name, and the bot's subscriber count
- * raised by the new non-preview contacts.
+ * raised by the new non-preview contacts; every contact written is recorded in the change feed.
  */
 export async function writeImportBatch(
   db: Database,
@@ -133,6 +134,7 @@ export async function writeImportBatch(
 ): Promise<{ imported: number; updated: number }> {
   return db.transaction(async (tx) => {
     const ids = new Map<number, number>();
+    const created: number[] = [];
     let imported = 0;
     let updated = 0;
     // preview contacts are test contacts, not subscribers (getContacts)
@@ -143,6 +145,7 @@ export async function writeImportBatch(
     for (let round = 0; pending.length > 0; round++) {
       if (round === MAX_ROUNDS) throw new Error('contacts kept changing under the import');
       const fresh = await insertNew(tx, bot, pending);
+      created.push(...fresh.values());
       const found = await updateExisting(
         tx,
         bot,
@@ -157,6 +160,13 @@ export async function writeImportBatch(
       pending = pending.filter((r) => !ids.has(r.line));
     }
     await upsertVariables(tx, records, ids);
+    const fresh = new Set(created);
+    await recordContactChanges(
+      tx,
+      bot.ownerId,
+      bot.id,
+      [...new Set(ids.values())].map((id) => ({ id, created: fresh.has(id) })),
+    );
     if (newSubscribers > 0) {
       await tx.execute(
         sql`UPDATE bots SET subscriber_count = subscriber_count + ${newSubscribers} WHERE id = ${bot.id}`,

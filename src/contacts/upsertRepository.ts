@@ -3,6 +3,7 @@ import { queryRows, type Database } from '../infra/db/client.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './presenter.js';
 import { contactById } from './repository.js';
+import { recordContactChanges } from '../changes/recordContacts.js';
 
 /** createOrUpdateContact's validated input; undefined = not passed. */
 export interface ContactUpsert {
@@ -22,7 +23,7 @@ export interface ContactUpsert {
 export const CREATED_FROM_API = 'Created from API';
 
 /**
- * Creates or updates the contact in one transaction. `INSERT … ON CONFLICT` on the
+ * Creates or updates the contact, and records the change, in one transaction. `INSERT … ON CONFLICT` on the
  * (bot, messenger, messenger ID) unique index makes concurrent calls race-free: exactly one
  * inserts (`xmax = 0` on the returned row), the others wait for it and update. The bot's
  * subscriber count rises only on insert, in the same transaction. Returns null when the bot
@@ -45,6 +46,7 @@ export async function upsertContact(
         sql`UPDATE bots SET subscriber_count = subscriber_count + 1 WHERE id = ${input.botId}`,
       );
     }
+    await recordContactChanges(tx, ownerId, input.botId, [{ id, created: row.created }]);
     const contact = await contactById(tx, id);
     if (!contact) throw new Error(`contact ${id} vanished inside its own transaction`);
     return { contact, created: row.created };

@@ -1,4 +1,5 @@
 import {
+  CursorExpiredError,
   DomainError,
   ForbiddenError,
   ListCapReachedError,
@@ -114,6 +115,9 @@ export function fromDomainError(error: DomainError): ApiError {
   if (error instanceof ListCapReachedError) {
     // The list cap of createListSchema: both keys carry the message.
     return new ApiError(403, { message: error.message, error: error.message });
+  }
+  if (error instanceof CursorExpiredError) {
+    return new ApiError(410, { message: error.message, error: 'gone', code: 'cursor_expired' });
   }
   if (error instanceof ForbiddenError) {
     return new ApiError(403, { message: error.message, error: 'forbidden' });

@@ -3,6 +3,7 @@ import type { Caller } from '../admission/caller.js';
 import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
+import { LayoutCache } from '../changes/layouts.js';
 import { ListReadCache } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
 import { prepareListQueries, type ListQueries } from './queries.js';
@@ -17,6 +18,8 @@ export interface ListsContext {
   recentLists: RecentLists;
   /** getListItems answers per list version (readCache.ts) */
   readCache: ListReadCache;
+  /** field layouts the change feed shows list items with */
+  layouts: LayoutCache;
 }
 
 /** A list item operation's context: the app's, and who is calling. */
@@ -42,6 +45,7 @@ export function createListsContext(
     queries: prepareListQueries(db),
     recentLists: new RecentLists(),
     readCache: new ListReadCache(cacheRows),
+    layouts: new LayoutCache(),
   };
 }
 

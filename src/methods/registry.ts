@@ -17,6 +17,7 @@ import { updateListItem } from './updateListItem.js';
 import { getContacts } from './getContacts.js';
 import { getNumberOfContacts } from './getNumberOfContacts.js';
 import { createOrUpdateContact } from './createOrUpdateContact.js';
+import { getChanges } from './getChanges.js';
 
 /** Every method the API answers, by its exact name (the API conventions). */
 const all: ApiMethod[] = [
@@ -38,6 +39,7 @@ const all: ApiMethod[] = [
   deleteListSchema,
   addListSchemaField,
   deleteListSchemaField,
+  getChanges,
 ];
 
 export const methods: ReadonlyMap<string, ApiMethod> = new Map(all.map((m) => [m.name, m]));

@@ -33,6 +33,15 @@ export class ListCapReachedError extends DomainError {
   }
 }
 
+/** A change feed cursor older than what retention keeps (getChanges). */
+export class CursorExpiredError extends DomainError {
+  constructor() {
+    super(
+      'The cursor points before the oldest change kept; start again without since (a full resync).',
+    );
+  }
+}
+
 /** Laravel's summary line: the first message, plus how many more there are. */
 function validationMessage(errors: ValidationErrors): string {
   const messages = Object.values(errors).flat();
@@ -49,6 +58,7 @@ export const domainErrors = {
   botNotFound: () => new NotFoundError('bot_id', 'Bot not found.'),
   /** one message for every object of another account (lists, list items, bots, projects) */
   forbidden: (message = 'This action is unauthorized.') => new ForbiddenError(message),
+  cursorExpired: () => new CursorExpiredError(),
   tooManyLists: (max: number) => new ListCapReachedError(max),
   validation: (errs: ValidationErrors) => new ValidationError(errs),
   /** 422 with a single key. */

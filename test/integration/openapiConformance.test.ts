@@ -278,6 +278,29 @@ describe('responses conform to the OpenAPI document', () => {
     await conforming('deleteListSchema', { schema_id: schemaId }, { expect: 404 });
   });
 
+  it('getChanges: every change type, paging, 422 and 403', async () => {
+    const types = new Set<string>();
+    let since: string | undefined;
+    for (;;) {
+      const res = await conforming(
+        'getChanges',
+        { limit: 3, ...(since ? { since } : {}) },
+        {
+          via: 'query',
+          expect: 200,
+        },
+      );
+      for (const change of res.body.data) types.add(change.type);
+      since = res.body.meta.next_cursor;
+      if (!res.body.meta.has_more) break;
+    }
+    expect([...types].sort()).toEqual(
+      expect.arrayContaining(['contact.created', 'list_item.created', 'list_schema.created']),
+    );
+    await conforming('getChanges', { limit: 0 }, { expect: 422 });
+    await conforming('getChanges', { bot_id: stranger.botId }, { expect: 403 });
+  });
+
   it('malformed JSON gives the documented 400 (docs/decisions.md)', async () => {
     const res = await t.app.inject({
       method: 'POST',

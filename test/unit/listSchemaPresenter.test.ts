@@ -44,6 +44,7 @@ const row: ListSchemaRow = {
   createdAt: new Date('2024-05-01T08:00:00Z'),
   updatedAt: new Date('2024-05-02T09:30:00.123Z'),
   deletedAt: null,
+  layout: 0,
 };
 
 describe('list schema presenter (the list schema shape, the field shape)', () => {

@@ -13,6 +13,7 @@ export const methodNames = [
   'deleteListItems',
   'deleteListSchema',
   'deleteListSchemaField',
+  'getChanges',
   'getContacts',
   'getListItems',
   'getListSchema',

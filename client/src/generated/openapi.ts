@@ -343,6 +343,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/getChanges': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Every change to your lists, list items and contacts, in commit order, from a cursor
+     * @description Start without `since` (the oldest change kept), then pass each answer's `meta.next_cursor` as `since`. Following the cursors you see every committed change exactly once, in the order the changes committed — also while many clients write at once; changes rolled back never appear. `has_more` true: more were already there, read again at once; false: you are at the head, poll again later.
+     *
+     *     Changes are kept `CHANGES_RETENTION_DAYS` (default 7): a cursor older than that answers `410` with `code: "cursor_expired"` — start again without `since`. `schema_id` (also a deleted list) and `bot_id` (contacts of the bot and changes of its lists) narrow the feed; another account's list or bot is `403`. Keep the same filters while following one cursor.
+     *
+     *     A read: GET and POST answer alike.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['getChangesViaGet'];
+    put?: never;
+    /**
+     * Every change to your lists, list items and contacts, in commit order, from a cursor
+     * @description Start without `since` (the oldest change kept), then pass each answer's `meta.next_cursor` as `since`. Following the cursors you see every committed change exactly once, in the order the changes committed — also while many clients write at once; changes rolled back never appear. `has_more` true: more were already there, read again at once; false: you are at the head, poll again later.
+     *
+     *     Changes are kept `CHANGES_RETENTION_DAYS` (default 7): a cursor older than that answers `410` with `code: "cursor_expired"` — start again without `since`. `schema_id` (also a deleted list) and `bot_id` (contacts of the bot and changes of its lists) narrow the feed; another account's list or bot is `403`. Keep the same filters while following one cursor.
+     *
+     *     A read: GET and POST answer alike.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['getChanges'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/getContacts': {
     parameters: {
       query?: never;
@@ -911,6 +947,45 @@ export interface components {
         message?: string;
       }[];
     };
+    getChangesResponse200: {
+      data: {
+        /** @description Unique; not in feed order across batches: follow `next_cursor` */
+        id: number;
+        /** @enum {string} */
+        type:
+          | 'list_schema.created'
+          | 'list_schema.deleted'
+          | 'list_schema.field_added'
+          | 'list_schema.field_deleted'
+          | 'list_item.created'
+          | 'list_item.updated'
+          | 'list_item.deleted'
+          | 'contact.created'
+          | 'contact.updated';
+        /** Format: date-time */
+        occurred_at: string;
+        /** @description list_schema.* and list_item.* changes */
+        schema_id?: string;
+        /** @description list_item.* changes */
+        item_id?: string;
+        /** @description contact.* changes */
+        bot_id?: number;
+        /** @description contact.* changes */
+        contact_id?: number;
+        /** @description What changed, after the change, as the read methods show it: the list item, the list schema or the contact; null for deletes */
+        data:
+          | components['schemas']['ListItem']
+          | components['schemas']['ListSchema']
+          | components['schemas']['Contact']
+          | null;
+      }[];
+      meta: {
+        /** @description Pass as `since` to read on; save it to resume later */
+        next_cursor: string;
+        /** @description More changes were already there: read again at once */
+        has_more: boolean;
+      };
+    };
     getContactsResponse200:
       | {
           data: components['schemas']['Contact'][];
@@ -1107,6 +1182,44 @@ export interface components {
     deleteListSchemaFieldParams: {
       schema_id: string;
       slug: string;
+    };
+    getChangesParams: {
+      /** @description A `next_cursor` of an earlier answer; omitted: from the oldest change kept */
+      since?: string | null;
+      /** @description Changes per answer, 1–1000 (default 100) */
+      limit?: number | null | string;
+      /** @description Only changes of this list and its items */
+      schema_id?: string | null;
+      /** @description Only contacts of this bot and changes of its lists */
+      bot_id?: number | null | string;
+      /** @description Only these change types */
+      types?:
+        | (
+            | (
+                | 'list_schema.created'
+                | 'list_schema.deleted'
+                | 'list_schema.field_added'
+                | 'list_schema.field_deleted'
+                | 'list_item.created'
+                | 'list_item.updated'
+                | 'list_item.deleted'
+                | 'contact.created'
+                | 'contact.updated'
+              )[]
+            | (
+                | 'list_schema.created'
+                | 'list_schema.deleted'
+                | 'list_schema.field_added'
+                | 'list_schema.field_deleted'
+                | 'list_item.created'
+                | 'list_item.updated'
+                | 'list_item.deleted'
+                | 'contact.created'
+                | 'contact.updated'
+              )
+          )
+        | null
+        | string;
     };
     getContactsParams: {
       bot_id?: number | null | string;
@@ -2523,6 +2636,131 @@ export interface operations {
           [name: string]: unknown;
         };
         content?: never;
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getChangesViaGet: {
+    parameters: {
+      query?: {
+        /** @description A `next_cursor` of an earlier answer; omitted: from the oldest change kept */
+        since?: string | null;
+        /** @description Changes per answer, 1–1000 (default 100) */
+        limit?: number | null | string;
+        /** @description Only changes of this list and its items */
+        schema_id?: string | null;
+        /** @description Only contacts of this bot and changes of its lists */
+        bot_id?: number | null | string;
+        /** @description Only these change types */
+        types?:
+          | (
+              | (
+                  | 'list_schema.created'
+                  | 'list_schema.deleted'
+                  | 'list_schema.field_added'
+                  | 'list_schema.field_deleted'
+                  | 'list_item.created'
+                  | 'list_item.updated'
+                  | 'list_item.deleted'
+                  | 'contact.created'
+                  | 'contact.updated'
+                )[]
+              | (
+                  | 'list_schema.created'
+                  | 'list_schema.deleted'
+                  | 'list_schema.field_added'
+                  | 'list_schema.field_deleted'
+                  | 'list_item.created'
+                  | 'list_item.updated'
+                  | 'list_item.deleted'
+                  | 'contact.created'
+                  | 'contact.updated'
+                )
+            )
+          | null
+          | string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Changes after the cursor, oldest first */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['getChangesResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getChanges: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "limit": 100
+         *     }
+         */
+        'application/json': components['schemas']['getChangesParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getChangesParams'];
+      };
+    };
+    responses: {
+      /** @description Changes after the cursor, oldest first */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['getChangesResponse200'];
+        };
       };
       302: components['responses']['ValidationRedirect'];
       400: components['responses']['BadRequest'];

@@ -1,4 +1,4 @@
-import { eq, sql, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
@@ -9,6 +9,7 @@ import { findLiveList } from '../schemas/repository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
+import { deletedItemChanges, itemChanges, LIST_FOR_CHANGES } from '../../changes/recordItems.js';
 
 /** The list's fields changed between validation and insert; the caller validates again. */
 export class FieldsChanged extends Error {}
@@ -39,13 +40,14 @@ export async function insertItemRow(
     sql`with bumped as (
           update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
           where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
-          returning id)
+          returning ${LIST_FOR_CHANGES})
         , inserted as (
         insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
         select ${id}, bumped.id, ${JSON.stringify(changes.data)}::jsonb,
                ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(values)}
         from bumped
-        returning id)
+        returning id, data, created_at, updated_at)
+        , feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
         ${also ? sql`, also as (${also})` : sql``}
         select id from inserted`,
   );
@@ -89,13 +91,14 @@ export async function insertItemRows(
     sql`with bumped as (
           update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
           where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
-          returning id),
+          returning ${LIST_FOR_CHANGES}),
         inserted as (
           insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
           select u.id, bumped.id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
           from bumped, jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
             as u(id text, d jsonb${sql.join(shape)})
-          returning 1)
+          returning id, data, created_at, updated_at),
+        feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
         select count(*)::int as n from inserted`,
   );
   if ((inserted[0]?.n ?? 0) === 0) {
@@ -128,27 +131,39 @@ export async function updateItemRow(
           update ${listSchemas} set version = ${nextVersion}
           where id = (select schema_id from ${listItems} where id = ${id})
             and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
-          returning id)
-        update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
-          updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-        where id = ${id} and schema_id = (select id from bumped)
-        returning id, data, created_at, updated_at`,
+          returning ${LIST_FOR_CHANGES}),
+        updated as (
+          update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
+            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+          where id = ${id} and schema_id = (select id from bumped)
+          returning id, data, created_at, updated_at),
+        feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
+        select id, data, created_at, updated_at from updated`,
   );
   return row && toItemRow(row);
 }
 
-/** Deletes a record and drops the list's counter in one transaction; false when already gone. */
+/**
+ * Deletes a record, drops the list's counter and records the change; false when already gone.
+ * The list's row is locked first, as every other item write does (its guard takes it before
+ * the item's row): taking the item's row first could deadlock against a batch update.
+ */
 export async function deleteItemRow(db: Database, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
-    const [gone] = await tx
-      .delete(listItems)
-      .where(eq(listItems.id, id))
-      .returning({ schemaId: listItems.schemaId });
-    if (!gone) return false;
-    await tx
-      .update(listSchemas)
-      .set({ itemCount: sql`greatest(${listSchemas.itemCount} - 1, 0)`, version: nextVersion })
-      .where(eq(listSchemas.id, gone.schemaId));
-    return true;
+    await tx.execute(
+      sql`select 1 from ${listSchemas}
+          where id = (select schema_id from ${listItems} where id = ${id}) for no key update`,
+    );
+    const [row] = await queryRows<{ n: number }>(
+      tx,
+      sql`with gone as (delete from ${listItems} where id = ${id} returning id, schema_id),
+          bumped as (
+            update ${listSchemas} set item_count = greatest(item_count - 1, 0), version = ${nextVersion}
+            where id = (select schema_id from gone)
+            returning ${LIST_FOR_CHANGES}),
+          feed as (${deletedItemChanges('bumped', 'gone')})
+          select count(*)::int as n from gone`,
+    );
+    return (row?.n ?? 0) > 0;
   });
 }

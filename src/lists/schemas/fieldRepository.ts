@@ -4,6 +4,7 @@ import { listFieldErasures, listSchemas, type StoredField } from '../../infra/db
 import { allocateSlot } from '../slots.js';
 import type { NewField } from './fieldDefinition.js';
 import { nextVersion } from '../listVersion.js';
+import { recordListChange } from '../../changes/recordLists.js';
 
 /** Fields a list may reach through addListSchemaField (only creation is capped at 30). */
 export const MAX_FIELDS_PER_LIST = 200;
@@ -40,14 +41,16 @@ export async function appendField(
     const held = erasing.flatMap((e) => (e.slot ? [slotHolder(e.slot)] : []));
     const slot = allocateSlot(field, [...list.fields, ...held]);
 
-    await tx
+    const [changed] = await tx
       .update(listSchemas)
       .set({
         fields: [...list.fields, slot ? { ...field, slot } : field],
         updatedAt: now,
         version: nextVersion,
       })
-      .where(eq(listSchemas.id, schemaId));
+      .where(eq(listSchemas.id, schemaId))
+      .returning();
+    await recordListChange(tx, 'list_schema.field_added', changed!);
     return 'added';
   });
 }
@@ -90,14 +93,16 @@ export async function removeField(
     const removed = list.fields.find((f) => f.slug === slug);
     if (!removed) return { reason: 'no_field' };
 
-    await tx
+    const [changed] = await tx
       .update(listSchemas)
       .set({
         fields: list.fields.filter((f) => f !== removed),
         updatedAt: now,
         version: nextVersion,
       })
-      .where(eq(listSchemas.id, schemaId));
+      .where(eq(listSchemas.id, schemaId))
+      .returning();
+    await recordListChange(tx, 'list_schema.field_deleted', changed!);
     await tx.insert(listFieldErasures).values({ schemaId, slug, slot: removed.slot ?? null });
     return { removed };
   });

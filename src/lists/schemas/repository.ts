@@ -1,6 +1,7 @@
 import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
+import { recordListChange } from '../../changes/recordLists.js';
 
 /** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;
@@ -41,10 +42,19 @@ export async function findLiveList(db: Database, id: string): Promise<ListSchema
   return row;
 }
 
-export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt' | 'version'>;
+/** The owner of a list, deleted or not (getChanges reads a deleted list's changes too). */
+export async function ownerOfAnyList(db: Database, id: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ ownerId: listSchemas.ownerId })
+    .from(listSchemas)
+    .where(eq(listSchemas.id, id));
+  return row?.ownerId;
+}
+
+export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt' | 'version' | 'layout'>;
 
 /**
- * Inserts a list and counts it against its project in one transaction. The conditional
+ * Inserts a list, counts it against its project and records the change in one transaction. The conditional
  * increment takes the project row's lock, so concurrent creates cannot pass the cap
  * together (the limits). Undefined when the project is full.
  */
@@ -59,6 +69,7 @@ export async function insertList(db: Database, list: NewList): Promise<ListSchem
       .returning({ listCount: projects.listCount });
     if (counted.length === 0) return undefined;
     const [row] = await tx.insert(listSchemas).values(list).returning();
+    if (row) await recordListChange(tx, 'list_schema.created', row);
     return row;
   });
 }
@@ -85,7 +96,7 @@ export async function pageOwnedLists(
 }
 
 /**
- * Marks the list deleted and frees its place in the project's count. Its records become
+ * Marks the list deleted, frees its place in the project's count and records the change. Its records become
  * unreachable at once (every record query requires a live list); reclaim.ts removes
  * them later. False when the list was already gone (a concurrent delete won).
  */
@@ -95,8 +106,9 @@ export async function softDeleteList(db: Database, id: string, now: Date): Promi
       .update(listSchemas)
       .set({ deletedAt: now })
       .where(and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt)))
-      .returning({ projectUuid: listSchemas.projectUuid });
+      .returning();
     if (!row) return false;
+    await recordListChange(tx, 'list_schema.deleted', row);
     await tx
       .update(projects)
       .set({ listCount: sql`greatest(${projects.listCount} - 1, 0)` })

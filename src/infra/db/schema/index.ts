@@ -6,3 +6,4 @@ export * from './listItems.js';
 export * from './listFieldErasures.js';
 export * from './contacts.js';
 export * from './idempotencyKeys.js';
+export * from './changes.js';

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { projects } from './projects.js';
 
 /** One field of a list, in the order it was sent (JSONB would sort object keys, so fields are an array). */
@@ -36,6 +46,8 @@ export const listSchemas = pgTable(
      * (src/lists/items/readCache.ts).
      */
     version: bigint('version', { mode: 'number' }).notNull().default(0),
+    /** Bumped with every change of `fields`; list_layouts keeps each (change feed). */
+    layout: integer('layout').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     /** Set on delete: the list is gone at once; its records are reclaimed in the background. */
