@@ -1,4 +1,5 @@
 import { methodNames, type MethodName } from './generated/methods.js';
+import { followChanges, type ChangesPage, type FollowOptions } from './changes.js';
 import { walkOffsets, walkPages } from './pages.js';
 import { createTransport, type TransportOptions } from './transport.js';
 import type { ArgsOf, Contact, ListItem, ListSchema, ParamsOf, ResultOf } from './types.js';
@@ -34,10 +35,18 @@ export interface ListkeeperClient extends MethodFunctions {
       offset?: number;
     },
   ): AsyncGenerator<Contact>;
+  /**
+   * The change feed from `since` (a saved `meta.next_cursor`; omitted: the oldest change
+   * kept), one page at a time: apply its `data`, then save its `meta.next_cursor` to resume
+   * from. Stops at the head, or with `follow` keeps polling until `signal` aborts.
+   */
+  changes(params?: ParamsOf<'getChanges'>, options?: FollowOptions): AsyncGenerator<ChangesPage>;
 }
 
 export function createClient(options: ClientOptions): ListkeeperClient {
   const send = createTransport(options);
+  const sleep =
+    options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const call = <M extends MethodName>(method: M, ...args: ArgsOf<M>) =>
     send(method, args[0] ?? {}) as Promise<ResultOf<M>>;
   const paged = <M extends MethodName>(method: M, params: ParamsOf<M>) =>
@@ -54,5 +63,6 @@ export function createClient(options: ClientOptions): ListkeeperClient {
     listItems: (params) => walkPages(paged, 'getListItems', params as ParamsOf<'getListItems'>),
     listContacts: (params = {}) => walkPages(paged, 'getContacts', params),
     exportContacts: (params = {}) => walkOffsets(paged, params),
+    changes: (params = {}, options = {}) => followChanges(paged, params, options, sleep),
   };
 }

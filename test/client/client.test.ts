@@ -198,3 +198,58 @@ describe('typed client: 429 retries (the limits)', () => {
     expect(waits).toHaveLength(2);
   });
 });
+
+describe('typed client: the change feed', () => {
+  it('reads to the head page by page, resumes from a saved cursor and follows until aborted', async () => {
+    const tenant = await makeTenant(t.db);
+    const client = clientFor(tenant);
+    const list = await client.createListSchema({
+      name: 'Feed',
+      project_uuid: tenant.projectUuid,
+      fields: [{ name: 'Title', slug: 'title', type: 'string', is_required: false }],
+    });
+    const schemaId = list.data.id;
+    for (const title of ['a', 'b', 'c']) {
+      await client.addListItem({ schema_id: schemaId, data: { title } });
+    }
+    const types: string[] = [];
+    let saved: string | undefined;
+    for await (const page of client.changes({ limit: 2 })) {
+      types.push(...page.data.map((c) => c.type));
+      saved = page.meta.next_cursor;
+    }
+    expect(types).toEqual([
+      'list_schema.created',
+      'list_item.created',
+      'list_item.created',
+      'list_item.created',
+    ]);
+    expect(sentTo('getChanges').at(-1)).toMatchObject({ limit: 2 });
+
+    await client.addListItem({ schema_id: schemaId, data: { title: 'd' } });
+    const resumed: unknown[] = [];
+    for await (const page of client.changes({ since: saved })) resumed.push(...page.data);
+    expect(resumed.map((c) => (c as { data: { title: string } }).data.title)).toEqual(['d']);
+
+    // following: polls at the head until the signal aborts
+    const controller = new AbortController();
+    const polls: number[] = [];
+    const following = clientFor(tenant, {
+      sleep: async (ms) => {
+        polls.push(ms);
+        if (polls.length === 1)
+          await client.addListItem({ schema_id: schemaId, data: { title: 'e' } });
+        if (polls.length === 3) controller.abort();
+      },
+    });
+    const followed: string[] = [];
+    for await (const page of following.changes(
+      { since: saved },
+      { follow: true, pollIntervalMs: 250, signal: controller.signal },
+    )) {
+      followed.push(...page.data.map((c) => (c.data as { title: string }).title));
+    }
+    expect(followed).toEqual(['d', 'e']);
+    expect(polls).toEqual([250, 250, 250]);
+  });
+});

@@ -114,4 +114,26 @@ describe('list records on embedded PGlite (getListItems, addListItem, updateList
     const res = await call(app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
     expect(res.body.meta.total).toBe(2);
   });
+
+  it('records every change and serves the feed from snapshots (getChanges)', async () => {
+    const seen: { type: string; item_id?: string; data: Record<string, unknown> | null }[] = [];
+    let since: string | undefined;
+    for (;;) {
+      const res = await call(
+        app,
+        'getChanges',
+        { limit: 2, ...(since ? { since } : {}) },
+        { key: owner.apiKey },
+      );
+      expect(res.status).toBe(200);
+      seen.push(...res.body.data);
+      since = res.body.meta.next_cursor;
+      if (!res.body.meta.has_more) break;
+    }
+    expect(seen.filter((c) => c.type === 'list_item.created')).toHaveLength(3);
+    const first = seen.find((c) => c.item_id === ids.a && c.type === 'list_item.created');
+    expect(first?.data).toMatchObject({ s1: 'Alpha', secret: 'x' });
+    const head = await call(app, 'getChanges', { since }, { key: owner.apiKey });
+    expect([head.status, head.body.data]).toEqual([200, []]);
+  });
 });

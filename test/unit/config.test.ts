@@ -53,6 +53,16 @@ describe('configuration (operations: every variable, validated at start)', () =>
     }
   });
 
+  it('keeps changes 7 days unless CHANGES_RETENTION_DAYS says 1–3650', () => {
+    expect(loadConfig({}).changesRetentionDays).toBe(7);
+    expect(loadConfig({ CHANGES_RETENTION_DAYS: '30' }).changesRetentionDays).toBe(30);
+    for (const bad of ['0', '3651', '1.5', 'week']) {
+      expect(problems({ CHANGES_RETENTION_DAYS: bad })).toEqual([
+        'invalid environment variable CHANGES_RETENTION_DAYS: must be a whole number of days from 1 to 3650',
+      ]);
+    }
+  });
+
   it('requires ENCRYPTION_KEY with DATABASE_URL', () => {
     expect(problems({ DATABASE_URL: base.DATABASE_URL })).toEqual([
       expect.stringMatching(/^missing environment variable ENCRYPTION_KEY/),
