@@ -247,7 +247,7 @@ describe('typed client: the change feed', () => {
       { since: saved },
       { follow: true, pollIntervalMs: 250, signal: controller.signal },
     )) {
-      followed.push(...page.data.map((c) => (c.data as { title: string }).title));
+      followed.push(...page.data.map((c) => (c.data as unknown as { title: string }).title));
     }
     expect(followed).toEqual(['d', 'e']);
     expect(polls).toEqual([250, 250, 250]);
