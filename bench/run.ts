@@ -4,7 +4,7 @@
  *   npm run bench                 full run: 10k/100k/1M lists, 1M contacts (data set reused)
  *   npm run bench -- --smoke      tiny data, ~2 s per scenario, no targets (CI)
  *   options: --seconds N (per side and scenario, split into rounds)  --connections N
- *            --only a,c,g,sweep  --skip-build
+ *            --only a,c,g,sweep,changes  --skip-build
  *
  * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
  * with databases of its own (lk_bench, lk_bench_smoke) and Redis database 7 of REDIS_URL's
@@ -27,6 +27,7 @@ import { loadHttp, loadRaw, type LoadResult, type RawTemplate } from './load.js'
 import { median, medianRound, pairedRounds } from './pairedRounds.js';
 import { writeReport, type AuthOverhead, type Row } from './report.js';
 import { scenarios, type Scenario } from './scenarios.js';
+import { runChangesBench } from './changes.js';
 import { runSweep } from './sweep.js';
 import { BENCH_REDIS_URL, benchServiceEnv, startServer, type ServerProcess } from './server.js';
 
@@ -169,6 +170,17 @@ async function main() {
       outDir: OUT,
       log,
     }).catch((err: unknown) => errors.push(`sweep: ${String(err)}`));
+  }
+
+  // 7. The change feed: writes with and without it, bytes per change, reads at the head.
+  if (wanted('changes')) {
+    log('change feed …');
+    await runChangesBench({
+      smoke: SMOKE,
+      seconds: SMOKE ? 0.5 : 5,
+      port: PORT + 6,
+      log,
+    }).catch((err: unknown) => errors.push(`changes: ${String(err)}`));
   }
 
   await writeReport(OUT, {
