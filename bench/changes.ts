@@ -273,7 +273,8 @@ async function writeReport(
   const file = path.join(out, 'changes.md');
   const options = (await resolveConfig(file)) ?? {};
   writeFileSync(file, await format(lines.join('\n'), { ...options, filepath: file }));
-  writeFileSync(path.join(out, 'changes.json'), JSON.stringify(r, null, 2));
+  const json = path.join(out, 'changes.json');
+  writeFileSync(json, await format(JSON.stringify(r), { ...options, filepath: json }));
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
