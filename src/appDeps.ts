@@ -8,6 +8,7 @@ import type { PagingHints } from './contacts/pagingHints.js';
 import type { FieldCipher } from './lists/encryption/cipher.js';
 import type { ListsContext } from './lists/context.js';
 import type { RateLimiter } from './admission/limiters/limiter.js';
+import type { WebhookStats } from './webhooks/stats.js';
 
 /** Everything the app needs, built by the process entry (main.ts) or by tests. */
 export interface AppDeps {
@@ -31,4 +32,6 @@ export interface AppDeps {
   lists: ListsContext;
   /** remembered contact page boundaries and totals: in Redis when configured, else in memory */
   contactPagingHints: PagingHints;
+  /** this process's webhook deliveries, for /metrics */
+  webhookStats: WebhookStats;
 }

@@ -120,6 +120,17 @@ const envSchema = z.object({
   METRICS: z.enum(['on', 'off']).default('on'),
   /** serve /metrics on this port (same HOST) instead of the API port */
   METRICS_PORT: port.optional(),
+  /** deliver webhooks to private, loopback and link-local addresses too (tests, closed networks) */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .default('false'),
+  /** how long an instance keeps a webhook it delivers before another may take it over */
+  WEBHOOK_LEASE_SECONDS: z.coerce
+    .number({ error: 'must be a whole number of seconds from 11 to 3600' })
+    .int('must be a whole number of seconds from 11 to 3600')
+    .min(11, 'must be a whole number of seconds from 11 to 3600')
+    .max(3600, 'must be a whole number of seconds from 11 to 3600')
+    .default(30),
 });
 
 export interface Config {
@@ -147,6 +158,8 @@ export interface Config {
   logLevel: string;
   /** /metrics: on or off, and on the API port or a port of its own */
   metrics: { enabled: boolean; port: number | undefined };
+  /** webhook delivery: private addresses allowed, and the lease of a delivering instance */
+  webhooks: { allowPrivate: boolean; leaseSeconds: number };
 }
 
 export class ConfigError extends Error {
@@ -200,5 +213,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     deprecatedMethods: deprecated,
     logLevel: e.LOG_LEVEL,
     metrics: { enabled: e.METRICS === 'on', port: e.METRICS_PORT },
+    webhooks: {
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      leaseSeconds: e.WEBHOOK_LEASE_SECONDS,
+    },
   };
 }

@@ -1,7 +1,9 @@
 import { buildApp } from './app.js';
 import { openMigratedDatabase } from './infra/db/open.js';
 import { ensureDemoAccount } from './embedded/demoAccount.js';
+import { hostname } from 'node:os';
 import { startMaintenanceLoop, type MaintenanceLoop } from './maintenanceLoop.js';
+import { startWebhookDelivery, type DeliveryWorker } from './webhooks/deliveryWorker.js';
 import { createLogger } from './logger.js';
 import { createRuntime } from './runtime.js';
 import { loadConfigOrExit } from './startup.js';
@@ -33,6 +35,7 @@ async function main(): Promise<void> {
   const app = buildApp(runtime.deps);
 
   let maintenance: MaintenanceLoop | undefined;
+  let delivery: DeliveryWorker | undefined;
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -51,7 +54,7 @@ async function main(): Promise<void> {
     try {
       await app.close();
       clearInterval(sweep);
-      await maintenance?.stop();
+      await Promise.all([maintenance?.stop(), delivery?.stop()]);
       await runtime.close();
       process.exit(0);
     } catch (err) {
@@ -65,10 +68,21 @@ async function main(): Promise<void> {
   await app.listen({ host: config.host, port: config.port });
   // Records of deleted lists, values of deleted fields and expired idempotency keys are
   // removed in the background.
-  if (!closing)
+  if (!closing) {
     maintenance = startMaintenanceLoop(runtime.deps.db, log, {
       changesRetentionDays: runtime.deps.config.changesRetentionDays,
     });
+    const { deps } = runtime;
+    delivery = startWebhookDelivery(
+      { ...deps.lists, db: deps.db, clock: deps.clock, stats: deps.webhookStats },
+      log,
+      {
+        instance: `${hostname()}:${process.pid}`,
+        allowPrivate: config.webhooks.allowPrivate,
+        leaseMs: config.webhooks.leaseSeconds * 1000,
+      },
+    );
+  }
 }
 
 main().catch((err: unknown) => {

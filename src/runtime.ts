@@ -8,6 +8,7 @@ import type { DatabaseHandle } from './infra/db/client.js';
 import { MemoryPagingHints } from './contacts/memoryPagingHints.js';
 import { RedisPagingHints } from './contacts/redisPagingHints.js';
 import { createListsContext } from './lists/context.js';
+import { WebhookStats } from './webhooks/stats.js';
 import { createFieldCipher } from './lists/encryption/cipher.js';
 import { connectRedis } from './infra/redis.js';
 
@@ -62,6 +63,7 @@ export function createRuntime(
     cipher,
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
+    webhookStats: new WebhookStats(),
   };
   return {
     deps,

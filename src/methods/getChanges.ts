@@ -3,7 +3,7 @@ import { CHANGE_TYPES } from '../changes/changeTypes.js';
 import { decodeCursor, encodeCursor, ORIGIN } from '../changes/cursor.js';
 import { presentChanges } from '../changes/presentChange.js';
 import { readChanges, type ChangeFilter } from '../changes/readChanges.js';
-import { findBot, ownerOfAnyList } from '../lists/schemas/repository.js';
+import { ownerOfAnyList, requireOwnBot } from '../lists/schemas/repository.js';
 import { Change, ChangesMeta } from '../openapi/responses/changes.js';
 import { domainErrors } from '../shared/errors.js';
 import { idParam, intParam, oneOrMany, optionalInt, optionalParam } from '../shared/paramTypes.js';
@@ -56,9 +56,7 @@ export const getChanges = defineMethod({
       filter.schemaId = params.schema_id;
     }
     if (params.bot_id !== undefined) {
-      const bot = await findBot(deps.db, params.bot_id);
-      if (!bot) throw domainErrors.botNotFound();
-      if (bot.ownerId !== caller.accountId) throw domainErrors.forbidden();
+      await requireOwnBot(deps.db, caller.accountId, params.bot_id);
       filter.botId = params.bot_id;
     }
     const page = await readChanges(

@@ -28,7 +28,14 @@ export interface MethodResult {
 }
 
 /** The OpenAPI document's groups, in the order it lists them. */
-export const TAGS = ['Account', 'List schemas', 'List items', 'Contacts', 'Changes'] as const;
+export const TAGS = [
+  'Account',
+  'List schemas',
+  'List items',
+  'Contacts',
+  'Changes',
+  'Webhooks',
+] as const;
 export type Tag = (typeof TAGS)[number];
 
 /** One success answer of a method, as the OpenAPI document describes it. */

@@ -18,6 +18,9 @@ import { getContacts } from './getContacts.js';
 import { getNumberOfContacts } from './getNumberOfContacts.js';
 import { createOrUpdateContact } from './createOrUpdateContact.js';
 import { getChanges } from './getChanges.js';
+import { createWebhook } from './createWebhook.js';
+import { getWebhooks } from './getWebhooks.js';
+import { deleteWebhook } from './deleteWebhook.js';
 
 /** Every method the API answers, by its exact name (the API conventions). */
 const all: ApiMethod[] = [
@@ -40,6 +43,9 @@ const all: ApiMethod[] = [
   addListSchemaField,
   deleteListSchemaField,
   getChanges,
+  createWebhook,
+  getWebhooks,
+  deleteWebhook,
 ];
 
 export const methods: ReadonlyMap<string, ApiMethod> = new Map(all.map((m) => [m.name, m]));

@@ -1,9 +1,12 @@
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RateLimiter } from '../admission/limiters/limiter.js';
+import type { DeliveryOutcome, WebhookStats } from '../webhooks/stats.js';
 
 export interface MetricsSources {
   limiter: RateLimiter;
+  webhooks: WebhookStats;
+  clock: () => Date;
   /** Postgres only; embedded PGlite has no pool */
   pool?: pg.Pool;
 }
@@ -24,7 +27,7 @@ export interface Metrics {
  * The service's Prometheus metrics, on a registry of its own (not prom-client's global
  * one), so that several apps in one process (tests) never share counters.
  */
-export function createMetrics({ limiter, pool }: MetricsSources): Metrics {
+export function createMetrics({ limiter, pool, webhooks, clock }: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -61,6 +64,7 @@ export function createMetrics({ limiter, pool }: MetricsSources): Metrics {
   });
 
   if (pool) registerPoolGauges(registry, pool);
+  registerWebhookMetrics(registry, webhooks, clock);
 
   return {
     registry,
@@ -97,6 +101,29 @@ function registerPoolGauges(registry: Registry, pool: pg.Pool): void {
     registers: [registry],
     collect() {
       this.set(pool.waitingCount);
+    },
+  });
+}
+
+function registerWebhookMetrics(registry: Registry, stats: WebhookStats, clock: () => Date) {
+  new Counter({
+    name: 'listkeeper_webhook_deliveries_total',
+    help: 'Webhook delivery attempts of this process by outcome (delivered, failed and retried later, failed and disabled)',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [outcome, n] of Object.entries(stats.outcomes)) {
+        this.inc({ outcome: outcome as DeliveryOutcome }, n);
+      }
+    },
+  });
+  new Gauge({
+    name: 'listkeeper_webhook_oldest_undelivered_seconds',
+    help: 'Age of the oldest change a webhook delivered by this process has not had taken yet (0: none waiting)',
+    registers: [registry],
+    collect() {
+      this.set(stats.oldestUndeliveredSeconds(clock()));
     },
   });
 }

@@ -18,7 +18,12 @@ export function registerMetrics(
   methods: ReadonlyMap<string, ApiMethod>,
 ): void {
   if (!deps.config.metrics.enabled) return;
-  const metrics = createMetrics({ limiter: deps.limiter, pool: deps.pool });
+  const metrics = createMetrics({
+    limiter: deps.limiter,
+    pool: deps.pool,
+    webhooks: deps.webhookStats,
+    clock: deps.clock,
+  });
 
   app.addHook('onResponse', (request, reply, done) => {
     if (request.routeOptions.url === API_ROUTE) {

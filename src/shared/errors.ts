@@ -56,6 +56,7 @@ export const domainErrors = {
   listNotFound: () => new NotFoundError('schema_id', 'List not found.'),
   itemNotFound: () => new NotFoundError('item_id', 'List item not found.'),
   botNotFound: () => new NotFoundError('bot_id', 'Bot not found.'),
+  webhookNotFound: () => new NotFoundError('webhook_id', 'Webhook not found.'),
   /** one message for every object of another account (lists, list items, bots, projects) */
   forbidden: (message = 'This action is unauthorized.') => new ForbiddenError(message),
   cursorExpired: () => new CursorExpiredError(),

@@ -18,7 +18,8 @@ const problems: string[] = [];
 const succeeded = new Set<string>();
 
 beforeAll(async () => {
-  t = await startTestApp();
+  // webhooks to this machine (the receiver address below) are allowed here
+  t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
   check = responseChecker(await fetchDocument(t.app));
   me = await makeTenant(t.db, { name: 'Conformance' });
   stranger = await makeTenant(t.db);
@@ -299,6 +300,18 @@ describe('responses conform to the OpenAPI document', () => {
     );
     await conforming('getChanges', { limit: 0 }, { expect: 422 });
     await conforming('getChanges', { bot_id: stranger.botId }, { expect: 403 });
+  });
+
+  it('createWebhook, getWebhooks, deleteWebhook: 201, 200, 204, 422 and 404', async () => {
+    const made = await conforming(
+      'createWebhook',
+      { url: 'http://127.0.0.1:9/hook', types: ['list_item.created'] },
+      { expect: 201 },
+    );
+    await conforming('getWebhooks', {}, { via: 'query', expect: 200 });
+    await conforming('createWebhook', { url: 'ftp://example.com/' }, { expect: 422 });
+    await conforming('deleteWebhook', { webhook_id: made.body.data.id }, { expect: 204 });
+    await conforming('deleteWebhook', { webhook_id: made.body.data.id }, { expect: 404 });
   });
 
   it('malformed JSON gives the documented 400 (docs/decisions.md)', async () => {

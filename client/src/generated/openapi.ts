@@ -209,6 +209,42 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/createWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Push your changes to a URL: signed, ordered, retried
+     * @description Every change committed after this call (of the `types`, the list `schema_id` or the bot `bot_id`, when given) is POSTed to `url` in batches of up to 100, in feed order, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` of this answer — shown only here. A 2xx within 10 s moves on; anything else retries the same batch with growing waits for up to 24 hours, then disables the webhook (getWebhooks says why).
+     *
+     *     `url` must be http(s) and resolve to public addresses only. At most 20 webhooks per account (`403` beyond).
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['createWebhookViaGet'];
+    put?: never;
+    /**
+     * Push your changes to a URL: signed, ordered, retried
+     * @description Every change committed after this call (of the `types`, the list `schema_id` or the bot `bot_id`, when given) is POSTed to `url` in batches of up to 100, in feed order, signed per Standard Webhooks (`webhook-id`, `webhook-timestamp`, `webhook-signature`) with the `secret` of this answer — shown only here. A 2xx within 10 s moves on; anything else retries the same batch with growing waits for up to 24 hours, then disables the webhook (getWebhooks says why).
+     *
+     *     `url` must be http(s) and resolve to public addresses only. At most 20 webhooks per account (`403` beyond).
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['createWebhook'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/deleteListItem': {
     parameters: {
       query?: never;
@@ -337,6 +373,38 @@ export interface paths {
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
     post: operations['deleteListSchemaField'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/deleteWebhook': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Delete a webhook
+     * @description Deliveries stop at once; a batch already on its way may still arrive. `404` when it does not exist; `403` for another account's webhook.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['deleteWebhookViaGet'];
+    put?: never;
+    /**
+     * Delete a webhook
+     * @description Deliveries stop at once; a batch already on its way may still arrive. `404` when it does not exist; `403` for another account's webhook.
+     *
+     *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['deleteWebhook'];
     delete?: never;
     options?: never;
     head?: never;
@@ -573,6 +641,38 @@ export interface paths {
      *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
      */
     post: operations['getNumberOfContacts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/getWebhooks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Your webhooks, and whether each is delivering, failing or disabled
+     * @description Oldest first. `status` failing: a batch is being retried (`failing_since`, `last_error`); disabled: delivery gave up after 24 hours of failures, or its changes were purged before they could be delivered (`disabled_at`, `disabled_reason`). The secret is never shown again.
+     *
+     *     A read: GET and POST answer alike.
+     *
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     */
+    get: operations['getWebhooksViaGet'];
+    put?: never;
+    /**
+     * Your webhooks, and whether each is delivering, failing or disabled
+     * @description Oldest first. `status` failing: a batch is being retried (`failing_since`, `last_error`); disabled: delivery gave up after 24 hours of failures, or its changes were purged before they could be delivered (`disabled_at`, `disabled_reason`). The secret is never shown again.
+     *
+     *     A read: GET and POST answer alike.
+     *
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     */
+    post: operations['getWebhooks'];
     delete?: never;
     options?: never;
     head?: never;
@@ -931,6 +1031,43 @@ export interface components {
         message?: string;
       }[];
     };
+    createWebhookResponse201: {
+      data: {
+        id: string;
+        url: string;
+        /** @description null: every type */
+        types:
+          | (
+              | 'list_schema.created'
+              | 'list_schema.deleted'
+              | 'list_schema.field_added'
+              | 'list_schema.field_deleted'
+              | 'list_item.created'
+              | 'list_item.updated'
+              | 'list_item.deleted'
+              | 'contact.created'
+              | 'contact.updated'
+            )[]
+          | null;
+        schema_id: string | null;
+        bot_id: number | null;
+        /**
+         * @description failing: retrying a batch the receiver has not taken; disabled: gave up
+         * @enum {string}
+         */
+        status: 'active' | 'failing' | 'disabled';
+        /** Format: date-time */
+        created_at: string;
+        last_success_at: string | null;
+        failing_since: string | null;
+        /** @description The last failure: the receiver's status and the start of its answer, or the network error */
+        last_error: string | null;
+        disabled_at: string | null;
+        disabled_reason: string | null;
+        /** @description The signing secret (`whsec_…`), shown only in this answer: keep it */
+        secret: string;
+      };
+    };
     deleteListItemsResponse200: {
       data: {
         /** @description Position of the item in the batch, from 0 */
@@ -1018,6 +1155,41 @@ export interface components {
     };
     getNumberOfContactsResponse200: {
       count: number;
+    };
+    getWebhooksResponse200: {
+      data: {
+        id: string;
+        url: string;
+        /** @description null: every type */
+        types:
+          | (
+              | 'list_schema.created'
+              | 'list_schema.deleted'
+              | 'list_schema.field_added'
+              | 'list_schema.field_deleted'
+              | 'list_item.created'
+              | 'list_item.updated'
+              | 'list_item.deleted'
+              | 'contact.created'
+              | 'contact.updated'
+            )[]
+          | null;
+        schema_id: string | null;
+        bot_id: number | null;
+        /**
+         * @description failing: retrying a batch the receiver has not taken; disabled: gave up
+         * @enum {string}
+         */
+        status: 'active' | 'failing' | 'disabled';
+        /** Format: date-time */
+        created_at: string;
+        last_success_at: string | null;
+        failing_since: string | null;
+        /** @description The last failure: the receiver's status and the start of its answer, or the network error */
+        last_error: string | null;
+        disabled_at: string | null;
+        disabled_reason: string | null;
+      }[];
     };
     updateListItemResponse200: {
       data: components['schemas']['ListItem'];
@@ -1165,6 +1337,42 @@ export interface components {
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
+    createWebhookParams: {
+      /** @description Where to POST: http or https, public addresses only */
+      url: string;
+      /** @description Only these change types (default: all) */
+      types?:
+        | (
+            | (
+                | 'list_schema.created'
+                | 'list_schema.deleted'
+                | 'list_schema.field_added'
+                | 'list_schema.field_deleted'
+                | 'list_item.created'
+                | 'list_item.updated'
+                | 'list_item.deleted'
+                | 'contact.created'
+                | 'contact.updated'
+              )[]
+            | (
+                | 'list_schema.created'
+                | 'list_schema.deleted'
+                | 'list_schema.field_added'
+                | 'list_schema.field_deleted'
+                | 'list_item.created'
+                | 'list_item.updated'
+                | 'list_item.deleted'
+                | 'contact.created'
+                | 'contact.updated'
+              )
+          )
+        | null
+        | string;
+      /** @description Only changes of this list and its items */
+      schema_id?: string | null;
+      /** @description Only contacts of this bot and changes of its lists */
+      bot_id?: number | null | string;
+    };
     deleteListItemParams: {
       /** @description Record ID */
       item_id: string;
@@ -1182,6 +1390,9 @@ export interface components {
     deleteListSchemaFieldParams: {
       schema_id: string;
       slug: string;
+    };
+    deleteWebhookParams: {
+      webhook_id: string;
     };
     getChangesParams: {
       /** @description A `next_cursor` of an earlier answer; omitted: from the oldest change kept */
@@ -1261,6 +1472,7 @@ export interface components {
       date_from?: number | null | string;
       date_to?: number | null | string;
     };
+    getWebhooksParams: Record<string, never>;
     updateListItemParams: {
       /** @description Record ID */
       item_id: string;
@@ -2244,6 +2456,138 @@ export interface operations {
       503: components['responses']['Unavailable'];
     };
   };
+  createWebhookViaGet: {
+    parameters: {
+      query: {
+        /** @description Where to POST: http or https, public addresses only */
+        url: string;
+        /** @description Only these change types (default: all) */
+        types?:
+          | (
+              | (
+                  | 'list_schema.created'
+                  | 'list_schema.deleted'
+                  | 'list_schema.field_added'
+                  | 'list_schema.field_deleted'
+                  | 'list_item.created'
+                  | 'list_item.updated'
+                  | 'list_item.deleted'
+                  | 'contact.created'
+                  | 'contact.updated'
+                )[]
+              | (
+                  | 'list_schema.created'
+                  | 'list_schema.deleted'
+                  | 'list_schema.field_added'
+                  | 'list_schema.field_deleted'
+                  | 'list_item.created'
+                  | 'list_item.updated'
+                  | 'list_item.deleted'
+                  | 'contact.created'
+                  | 'contact.updated'
+                )
+            )
+          | null
+          | string;
+        /** @description Only changes of this list and its items */
+        schema_id?: string | null;
+        /** @description Only contacts of this bot and changes of its lists */
+        bot_id?: number | null | string;
+      };
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhook, with its secret */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['createWebhookResponse201'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  createWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "url": "https://example.com/hooks/listkeeper",
+         *       "types": [
+         *         "list_item.created"
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['createWebhookParams'];
+        'application/x-www-form-urlencoded': components['schemas']['createWebhookParams'];
+      };
+    };
+    responses: {
+      /** @description The webhook, with its secret */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['createWebhookResponse201'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
   deleteListItemViaGet: {
     parameters: {
       query: {
@@ -2625,6 +2969,98 @@ export interface operations {
     };
     responses: {
       /** @description Field deleted */
+      204: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  deleteWebhookViaGet: {
+    parameters: {
+      query: {
+        webhook_id: string;
+      };
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  deleteWebhook: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
+        'Idempotency-Key'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "webhook_id": "01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d"
+         *     }
+         */
+        'application/json': components['schemas']['deleteWebhookParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteWebhookParams'];
+      };
+    };
+    responses: {
+      /** @description Deleted */
       204: {
         headers: {
           'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
@@ -3327,6 +3763,90 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['getNumberOfContactsResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getWebhooksViaGet: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The webhooks */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['getWebhooksResponse200'];
+        };
+      };
+      302: components['responses']['ValidationRedirect'];
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      402: components['responses']['ProRequired'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyKeyInUse'];
+      410: components['responses']['MethodRemoved'];
+      413: components['responses']['PayloadTooLarge'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['TooManyAttempts'];
+      500: components['responses']['ServerError'];
+      503: components['responses']['Unavailable'];
+    };
+  };
+  getWebhooks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /** @example {} */
+        'application/json': components['schemas']['getWebhooksParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getWebhooksParams'];
+      };
+    };
+    responses: {
+      /** @description The webhooks */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['RateLimitLimit'];
+          'X-RateLimit-Remaining': components['headers']['RateLimitRemaining'];
+          Deprecation: components['headers']['Deprecation'];
+          Sunset: components['headers']['Sunset'];
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'X-Request-Id': components['headers']['RequestId'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['getWebhooksResponse200'];
         };
       };
       302: components['responses']['ValidationRedirect'];

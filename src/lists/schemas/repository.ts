@@ -2,9 +2,19 @@ import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-
 import type { Database } from '../../infra/db/client.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 import { recordListChange } from '../../changes/recordLists.js';
+import { domainErrors } from '../../shared/errors.js';
 
 /** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;
+
+/** The bot `botId` when it is `accountId`'s: 404 when there is none, 403 for another account's. */
+export async function requireOwnBot(db: Database, accountId: number, botId: number) {
+  const bot = await findBot(db, botId);
+  if (!bot) throw domainErrors.botNotFound();
+  if (bot.ownerId !== accountId)
+    throw domainErrors.forbidden('This bot belongs to another account.');
+  return bot;
+}
 
 /** The bot's project and owner, or undefined when no bot has the id. */
 export async function findBot(db: Database, botId: number) {

@@ -7,3 +7,4 @@ export * from './listFieldErasures.js';
 export * from './contacts.js';
 export * from './idempotencyKeys.js';
 export * from './changes.js';
+export * from './webhooks.js';

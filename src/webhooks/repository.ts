@@ -1,0 +1,217 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../infra/db/client.js';
+import { webhooks, type WebhookRow } from '../infra/db/schema/webhooks.js';
+import { encodeCursor } from '../changes/cursor.js';
+
+/** Webhooks an account may have. */
+export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
+
+export type NewWebhook = Pick<
+  WebhookRow,
+  'id' | 'accountId' | 'url' | 'types' | 'schemaId' | 'botId' | 'secret' | 'createdAt'
+>;
+
+/**
+ * Creates a webhook that delivers every change committed after it: its cursor is the head
+ * of the feed, taken in the same transaction. Undefined when the account has its maximum;
+ * the account's advisory lock keeps concurrent creates from passing it together.
+ */
+export async function insertWebhook(db: Database, hook: NewWebhook) {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select pg_advisory_xact_lock(hashtext('webhooks'), ${hook.accountId}::int)`,
+    );
+    const [{ n, snapshot }] = (await queryRows<{ n: number; snapshot: string }>(
+      tx,
+      sql`select (select count(*)::int from webhooks where account_id = ${hook.accountId}) as n,
+            pg_current_snapshot()::text as snapshot`,
+    )) as [{ n: number; snapshot: string }];
+    if (n >= MAX_WEBHOOKS_PER_ACCOUNT) return undefined;
+    const [row] = await tx
+      .insert(webhooks)
+      .values({
+        ...hook,
+        cursor: encodeCursor({ a: snapshot, last: 0 }),
+        nextAttemptAt: hook.createdAt,
+      })
+      .returning();
+    return row;
+  });
+}
+
+export async function accountWebhooks(db: Database, accountId: number): Promise<WebhookRow[]> {
+  return db
+    .select()
+    .from(webhooks)
+    .where(eq(webhooks.accountId, accountId))
+    .orderBy(asc(webhooks.createdAt), asc(webhooks.id));
+}
+
+export async function findWebhook(db: Database, id: string): Promise<WebhookRow | undefined> {
+  const [row] = await db.select().from(webhooks).where(eq(webhooks.id, id));
+  return row;
+}
+
+export async function removeWebhook(db: Database, id: string, accountId: number) {
+  const gone = await db
+    .delete(webhooks)
+    .where(and(eq(webhooks.id, id), eq(webhooks.accountId, accountId)))
+    .returning({ id: webhooks.id });
+  return gone.length > 0;
+}
+
+/**
+ * Leases up to `n` webhooks that are due to this instance until `until`: enabled, due, and
+ * not leased by a live instance (an expired lease is free, so a dead instance's webhooks are
+ * taken over). SKIP LOCKED: instances claiming at once never wait on each other.
+ */
+export async function claimDue(
+  db: Database,
+  instance: string,
+  now: Date,
+  until: Date,
+  n: number,
+): Promise<WebhookRow[]> {
+  if (n <= 0) return [];
+  const rows = await queryRows<Record<string, unknown>>(
+    db,
+    sql`
+    update webhooks set leased_by = ${instance}, leased_until = ${until.toISOString()}::timestamptz
+    where id in (
+      select id from webhooks
+      where disabled_at is null and next_attempt_at <= ${now.toISOString()}::timestamptz
+        and (leased_until is null or leased_until < ${now.toISOString()}::timestamptz)
+      order by next_attempt_at
+      limit ${n}
+      for update skip locked)
+    returning *`,
+  );
+  return rows.map(fromRaw);
+}
+
+/** The columns as drizzle's select names them, from a raw `returning *` row. */
+function fromRaw(r: Record<string, unknown>): WebhookRow {
+  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
+  return {
+    id: r.id as string,
+    accountId: Number(r.account_id),
+    url: r.url as string,
+    types: (r.types as string[] | null) ?? null,
+    schemaId: (r.schema_id as string | null) ?? null,
+    botId: r.bot_id === null ? null : Number(r.bot_id),
+    secret: r.secret as string,
+    cursor: r.cursor as string,
+    createdAt: date(r.created_at)!,
+    nextAttemptAt: date(r.next_attempt_at)!,
+    leasedUntil: date(r.leased_until),
+    leasedBy: (r.leased_by as string | null) ?? null,
+    pendingId: (r.pending_id as string | null) ?? null,
+    pendingBody: (r.pending_body as string | null) ?? null,
+    pendingNext: (r.pending_next as string | null) ?? null,
+    pendingSince: date(r.pending_since),
+    attempts: Number(r.attempts),
+    failingSince: date(r.failing_since),
+    lastError: (r.last_error as string | null) ?? null,
+    lastSuccessAt: date(r.last_success_at),
+    disabledAt: date(r.disabled_at),
+    disabledReason: (r.disabled_reason as string | null) ?? null,
+  };
+}
+
+/** While this instance still holds the lease. */
+const mine = (id: string, instance: string) =>
+  and(eq(webhooks.id, id), eq(webhooks.leasedBy, instance));
+
+/** Keeps the batch about to be sent, so a retry (by any instance) sends the same one. */
+export async function savePending(
+  db: Database,
+  id: string,
+  instance: string,
+  pending: { id: string; body: string; next: string; since: Date },
+): Promise<boolean> {
+  const saved = await db
+    .update(webhooks)
+    .set({
+      pendingId: pending.id,
+      pendingBody: pending.body,
+      pendingNext: pending.next,
+      pendingSince: pending.since,
+    })
+    .where(mine(id, instance))
+    .returning({ id: webhooks.id });
+  return saved.length > 0;
+}
+
+/** Nothing new: the cursor moves to the head it read, the lease ends, next look at `next`. */
+export async function idle(db: Database, id: string, instance: string, cursor: string, next: Date) {
+  await db
+    .update(webhooks)
+    .set({ cursor, nextAttemptAt: next, leasedBy: null, leasedUntil: null })
+    .where(mine(id, instance));
+}
+
+/** The receiver took the batch: the cursor moves past it and the next batch is due at once. */
+export async function delivered(db: Database, id: string, pendingId: string, now: Date) {
+  await db
+    .update(webhooks)
+    .set({
+      cursor: sql`${webhooks.pendingNext}`,
+      pendingId: null,
+      pendingBody: null,
+      pendingNext: null,
+      pendingSince: null,
+      attempts: 0,
+      failingSince: null,
+      lastError: null,
+      lastSuccessAt: now,
+      nextAttemptAt: now,
+      leasedBy: null,
+      leasedUntil: null,
+    })
+    // the batch, not the lease: a slow success after a takeover still counts once
+    .where(and(eq(webhooks.id, id), eq(webhooks.pendingId, pendingId)));
+}
+
+/**
+ * The batch was not taken: retry at `retryAt`, or disable the webhook when it has been
+ * failing for `giveUpMs`. Answers whether it was disabled.
+ */
+export async function failed(
+  db: Database,
+  id: string,
+  instance: string,
+  now: Date,
+  error: string,
+  retryAt: Date,
+  giveUpMs: number,
+): Promise<boolean> {
+  const stamp = now.toISOString();
+  const [row] = await queryRows<{ disabled: boolean }>(
+    db,
+    sql`update webhooks set
+          attempts = attempts + 1,
+          failing_since = coalesce(failing_since, ${stamp}::timestamptz),
+          last_error = ${error},
+          next_attempt_at = ${retryAt.toISOString()}::timestamptz,
+          leased_by = null, leased_until = null,
+          disabled_at = case
+            when ${stamp}::timestamptz - coalesce(failing_since, ${stamp}::timestamptz)
+                 >= make_interval(secs => ${giveUpMs / 1000})
+            then ${stamp}::timestamptz end,
+          disabled_reason = case
+            when ${stamp}::timestamptz - coalesce(failing_since, ${stamp}::timestamptz)
+                 >= make_interval(secs => ${giveUpMs / 1000})
+            then 'failing since ' || to_char(coalesce(failing_since, ${stamp}::timestamptz) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ': ' || ${error} end
+        where id = ${id} and leased_by = ${instance}
+        returning disabled_at is not null as disabled`,
+  );
+  return row?.disabled ?? false;
+}
+
+/** Disables a webhook that cannot go on (its cursor expired): `reason` says why. */
+export async function disable(db: Database, id: string, now: Date, reason: string) {
+  await db
+    .update(webhooks)
+    .set({ disabledAt: now, disabledReason: reason, leasedBy: null, leasedUntil: null })
+    .where(eq(webhooks.id, id));
+}
