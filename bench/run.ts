@@ -4,7 +4,7 @@
  *   npm run bench                 full run: 10k/100k/1M lists, 1M contacts (data set reused)
  *   npm run bench -- --smoke      tiny data, ~2 s per scenario, no targets (CI)
  *   options: --seconds N (per side and scenario, split into rounds)  --connections N
- *            --only a,c,g,sweep,changes  --skip-build
+ *            --only a,c,g,sweep,changes,webhooks  --skip-build
  *
  * Uses BENCH_DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres)
  * with databases of its own (lk_bench, lk_bench_smoke) and Redis database 7 of REDIS_URL's
@@ -29,6 +29,7 @@ import { writeReport, type AuthOverhead, type Row } from './report.js';
 import { scenarios, type Scenario } from './scenarios.js';
 import { runChangesBench } from './changes.js';
 import { runSweep } from './sweep.js';
+import { runWebhooksBench } from './webhooks.js';
 import { BENCH_REDIS_URL, benchServiceEnv, startServer, type ServerProcess } from './server.js';
 
 const args = process.argv.slice(2);
@@ -181,6 +182,18 @@ async function main() {
       port: PORT + 6,
       log,
     }).catch((err: unknown) => errors.push(`changes: ${String(err)}`));
+  }
+
+  // 8. Webhook delivery under write load: throughput and lag at the receiver.
+  if (wanted('webhooks')) {
+    log('webhook delivery …');
+    await runWebhooksBench({
+      smoke: SMOKE,
+      seconds: SMOKE ? 1 : 10,
+      webhooks: 4,
+      port: PORT + 7,
+      log,
+    }).catch((err: unknown) => errors.push(`webhooks: ${String(err)}`));
   }
 
   await writeReport(OUT, {

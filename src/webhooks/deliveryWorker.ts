@@ -12,7 +12,7 @@ import { CursorExpiredError } from '../shared/errors.js';
 import { stringifyJson } from '../shared/orderedJson.js';
 import { GIVE_UP_AFTER_MS, retryDelayMs } from './backoff.js';
 import { post } from './post.js';
-import { claimDue, delivered, disable, failed, idle, savePending } from './repository.js';
+import { claimDue, delivered, disable, failed, idle, release, savePending } from './repository.js';
 import { sign } from './signature.js';
 import type { WebhookStats } from './stats.js';
 
@@ -75,7 +75,26 @@ export function startWebhookDelivery(
   const inFlight = new Set<Promise<void>>();
   let stopped = false;
 
-  const deliverOne = async (hook: WebhookRow) => {
+  /**
+   * Delivers the webhook's batches one after the other while the receiver takes them and
+   * more are waiting (the lease renewed with each), so a busy webhook is not held to one
+   * batch per poll; stops at the head, at a failure, or when the worker stops.
+   */
+  const deliverOne = async (claimed: WebhookRow) => {
+    let hook = claimed;
+    for (;;) {
+      const next = await attempt(hook);
+      if (next === undefined) return;
+      if (stopped) {
+        await release(deps.db, hook.id, instance);
+        return;
+      }
+      hook = { ...hook, cursor: next, pendingId: null, attempts: 0, failingSince: null };
+    }
+  };
+
+  /** One batch: answers the cursor after it when the receiver took it, else undefined. */
+  const attempt = async (hook: WebhookRow): Promise<string | undefined> => {
     const now = deps.clock();
     try {
       const pending = hook.pendingId
@@ -86,7 +105,7 @@ export function startWebhookDelivery(
             since: hook.pendingSince!,
           }
         : await nextBatch(hook);
-      if (!pending) return;
+      if (!pending) return undefined;
       deps.stats.lag(hook.id, pending.since);
       const timestamp = Math.floor(deps.clock().getTime() / 1000);
       const secret = deps.cipher.decrypt(hook.secret);
@@ -102,10 +121,13 @@ export function startWebhookDelivery(
       );
       const after = deps.clock();
       if (result.ok) {
-        await delivered(deps.db, hook.id, pending.id, after);
+        const kept = await delivered(deps.db, hook.id, pending.id, after, {
+          instance,
+          until: new Date(after.getTime() + leaseMs),
+        });
         deps.stats.count('delivered');
         deps.stats.lag(hook.id, undefined);
-        return;
+        return kept ? pending.next : undefined;
       }
       const retryAt = new Date(after.getTime() + retryDelayMs(hook.attempts + 1, random));
       const off = await failed(
@@ -119,15 +141,17 @@ export function startWebhookDelivery(
       );
       deps.stats.count(off ? 'disabled' : 'failed');
       if (off) deps.stats.lag(hook.id, undefined);
+      return undefined;
     } catch (err) {
       if (err instanceof CursorExpiredError) {
         await disable(deps.db, hook.id, now, 'changes were purged before they were delivered');
         deps.stats.count('disabled');
-        return;
+        return undefined;
       }
       // the lease runs out and the webhook is taken up again: nothing is lost
       if (isDatabaseUnavailable(err)) log.warn({ err }, 'webhook delivery: database unavailable');
       else log.error({ err, webhook: hook.id }, 'webhook delivery failed');
+      return undefined;
     }
   };
 

@@ -150,9 +150,19 @@ export async function idle(db: Database, id: string, instance: string, cursor: s
     .where(mine(id, instance));
 }
 
-/** The receiver took the batch: the cursor moves past it and the next batch is due at once. */
-export async function delivered(db: Database, id: string, pendingId: string, now: Date) {
-  await db
+/**
+ * The receiver took the batch: the cursor moves past it. The instance keeps the lease until
+ * `keep.until` to go on with the next batch. Answers false when the row was not this batch's
+ * any more (the webhook was deleted, or another instance took over and got there first).
+ */
+export async function delivered(
+  db: Database,
+  id: string,
+  pendingId: string,
+  now: Date,
+  keep: { instance: string; until: Date },
+): Promise<boolean> {
+  const moved = await db
     .update(webhooks)
     .set({
       cursor: sql`${webhooks.pendingNext}`,
@@ -165,11 +175,18 @@ export async function delivered(db: Database, id: string, pendingId: string, now
       lastError: null,
       lastSuccessAt: now,
       nextAttemptAt: now,
-      leasedBy: null,
-      leasedUntil: null,
+      leasedBy: keep.instance,
+      leasedUntil: keep.until,
     })
     // the batch, not the lease: a slow success after a takeover still counts once
-    .where(and(eq(webhooks.id, id), eq(webhooks.pendingId, pendingId)));
+    .where(and(eq(webhooks.id, id), eq(webhooks.pendingId, pendingId)))
+    .returning({ id: webhooks.id });
+  return moved.length > 0;
+}
+
+/** Gives the webhook up at once (the worker stops): another instance may take it now. */
+export async function release(db: Database, id: string, instance: string) {
+  await db.update(webhooks).set({ leasedBy: null, leasedUntil: null }).where(mine(id, instance));
 }
 
 /**

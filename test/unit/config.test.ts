@@ -63,6 +63,22 @@ describe('configuration (operations: every variable, validated at start)', () =>
     }
   });
 
+  it('refuses private webhook addresses and leases webhooks for 30 s unless told otherwise', () => {
+    expect(loadConfig({}).webhooks).toEqual({ allowPrivate: false, leaseSeconds: 30 });
+    expect(
+      loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_LEASE_SECONDS: '11' }).webhooks,
+    ).toEqual({ allowPrivate: true, leaseSeconds: 11 });
+    expect(problems({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toEqual([
+      'invalid environment variable WEBHOOK_ALLOW_PRIVATE: must be true or false',
+    ]);
+    // a lease must outlast the 10 s a receiver has to answer
+    for (const bad of ['10', '3601', 'soon']) {
+      expect(problems({ WEBHOOK_LEASE_SECONDS: bad })).toEqual([
+        'invalid environment variable WEBHOOK_LEASE_SECONDS: must be a whole number of seconds from 11 to 3600',
+      ]);
+    }
+  });
+
   it('requires ENCRYPTION_KEY with DATABASE_URL', () => {
     expect(problems({ DATABASE_URL: base.DATABASE_URL })).toEqual([
       expect.stringMatching(/^missing environment variable ENCRYPTION_KEY/),

@@ -1,0 +1,184 @@
+/**
+ * Webhook delivery under load (docs/webhooks.md): one server process, one account with
+ * `--webhooks` webhooks (each gets every change) pointing at a receiver in this process
+ * that answers 200 at once; addListItem at 10 connections for `--seconds`. Measured at the
+ * receiver: changes delivered a second (all webhooks together), batches, and the lag of each
+ * change — from its commit (`occurred_at`) to its arrival — while writing and until the
+ * backlog drains after the writes stop.
+ *
+ *   npm run bench:webhooks -- [--smoke] [--seconds 10] [--webhooks 4]
+ *
+ * Results: docs/bench/webhooks.md and webhooks.json (the temp directory with --smoke).
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pino from 'pino';
+import { format, resolveConfig } from 'prettier';
+import { uuidv7 } from 'uuidv7';
+import { connectPostgres } from '../src/infra/db/client.js';
+import { listSchemas } from '../src/infra/db/schema/listSchemas.js';
+import { createAccount } from '../src/operator/accounts.js';
+import { createProject } from '../src/operator/projects.js';
+import { BENCH_SERVER, benchDatabase } from './database.js';
+import { FIELDS, recordInput } from './dataset.js';
+import { loadHttp, type HttpRequest } from './load.js';
+import { benchServiceEnv, startServer } from './server.js';
+
+export interface WebhooksBenchOptions {
+  smoke: boolean;
+  seconds: number;
+  webhooks: number;
+  port: number;
+  log: (line: string) => void;
+}
+
+export async function runWebhooksBench({
+  smoke: SMOKE,
+  seconds: SECONDS,
+  webhooks: WEBHOOKS,
+  port,
+  log,
+}: WebhooksBenchOptions) {
+  const db = await benchDatabase(BENCH_SERVER, SMOKE ? 'lk_webhooks_smoke' : 'lk_webhooks', false);
+  const handle = connectPostgres(db.url, pino({ level: 'silent' }));
+  const account = await createAccount(handle.db, { email: 'hooks@bench.test' });
+  const project = await createProject(handle.db, account.id, 'Hooks');
+  const listId = uuidv7();
+  await handle.db.insert(listSchemas).values({
+    id: listId,
+    projectUuid: project.uuid,
+    ownerId: account.id,
+    name: 'Hooks bench',
+    fields: FIELDS,
+  });
+
+  // the receiver: every change's lag, from its commit to its arrival
+  const lags: number[] = [];
+  let batches = 0;
+  let last = 0;
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const arrived = Date.now();
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+        data: { occurred_at: string }[];
+      };
+      batches++;
+      for (const change of body.data) lags.push(arrived - Date.parse(change.occurred_at));
+      last = arrived;
+      res.end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+
+  const server = await startServer({
+    env: { ...benchServiceEnv(db.url), WEBHOOK_ALLOW_PRIVATE: 'true' },
+    port,
+  });
+  try {
+    for (let i = 0; i < WEBHOOKS; i++) {
+      const res = await fetch(`${server.url}/api/v1/createWebhook`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${account.api_key}`,
+          accept: 'application/json',
+          'content-type': 'application/json',
+        },
+        body: JSON.stringify({ url: hookUrl }),
+      });
+      if (res.status !== 201) throw new Error(`createWebhook: ${res.status} ${await res.text()}`);
+    }
+    let k = 0;
+    const next = (): HttpRequest => {
+      const input: Partial<ReturnType<typeof recordInput>> = recordInput(k++, 1, 1);
+      delete input.contact;
+      return {
+        method: 'POST',
+        path: '/api/v1/addListItem',
+        body: JSON.stringify({ schema_id: listId, data: input }),
+      };
+    };
+    const started = Date.now();
+    const writes = await loadHttp(server.url, account.api_key, next, 10, SECONDS);
+    const stopped = Date.now();
+    const whileWriting = lags.length;
+    const expected = writes.requests * WEBHOOKS;
+    for (const deadline = Date.now() + 120_000; lags.length < expected && Date.now() < deadline;) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    if (lags.length < expected) throw new Error(`only ${lags.length} of ${expected} delivered`);
+    const sorted = [...lags].sort((a, b) => a - b);
+    const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+    const result = {
+      seconds: SECONDS,
+      webhooks: WEBHOOKS,
+      writesPerSecond: writes.rps,
+      deliveredPerSecond: lags.length / ((last - started) / 1000),
+      deliveredWhileWriting: whileWriting / ((stopped - started) / 1000),
+      batches,
+      lagMs: { p50: at(0.5), p99: at(0.99), max: sorted.at(-1)! },
+      drainMs: last - stopped,
+    };
+    log(
+      `  webhooks: ${result.writesPerSecond.toFixed(0)} writes/s, ${result.deliveredPerSecond.toFixed(0)} changes delivered/s over ${WEBHOOKS} webhooks (${batches} batches), lag p50 ${result.lagMs.p50} ms p99 ${result.lagMs.p99} ms max ${result.lagMs.max} ms, drained ${result.drainMs} ms after the writes stopped`,
+    );
+    await writeReport(result, SMOKE);
+  } finally {
+    await server.stop();
+    receiver.close();
+    await handle.close();
+  }
+}
+
+async function writeReport(
+  r: Record<string, unknown> & { lagMs: Record<string, number> },
+  SMOKE: boolean,
+) {
+  const out = SMOKE ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench');
+  mkdirSync(out, { recursive: true });
+  const md = [
+    '# Webhook delivery benchmark',
+    '',
+    `Written by \`npm run bench:webhooks${SMOKE ? ' -- --smoke' : ''}\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores): addListItem at 10 connections for ${String(r.seconds)} s, ${String(r.webhooks)} webhooks each getting every change, a receiver answering 200 at once.`,
+    '',
+    '| writes/s | changes delivered/s | batches | lag p50 | lag p99 | lag max | drained after the writes |',
+    '| --- | --- | --- | --- | --- | --- | --- |',
+    `| ${Number(r.writesPerSecond).toFixed(0)} | ${Number(r.deliveredPerSecond).toFixed(0)} | ${String(r.batches)} | ${r.lagMs.p50} ms | ${r.lagMs.p99} ms | ${r.lagMs.max} ms | ${String(r.drainMs)} ms |`,
+    '',
+  ].join('\n');
+  for (const [name, text] of [
+    ['webhooks.md', md],
+    ['webhooks.json', JSON.stringify(r)],
+  ] as const) {
+    const file = path.join(out, name);
+    const options = (await resolveConfig(file)) ?? {};
+    writeFileSync(file, await format(text, { ...options, filepath: file }));
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const option = (name: string) => {
+    const at = args.indexOf(`--${name}`);
+    return at >= 0 ? args[at + 1] : undefined;
+  };
+  const smoke = args.includes('--smoke');
+  runWebhooksBench({
+    smoke,
+    seconds: Number(option('seconds') ?? (smoke ? 1 : 10)),
+    webhooks: Number(option('webhooks') ?? 4),
+    port: 24_000 + (process.pid % 1000),
+    log: (line) => console.log(line),
+  }).then(
+    () => process.exit(0),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}
