@@ -280,4 +280,37 @@ describe('contact import (docs/operations.md)', () => {
       ImportBotNotFound,
     );
   });
+
+  it('records every imported contact in the change feed, as getContacts shows it', async () => {
+    const tenant = await makeTenant(t.db);
+    await importContacts(
+      t.db,
+      tenant.botId,
+      linesOf([
+        { messenger: 'vk', vk_user_id: 7001, name: 'First' },
+        { messenger: 'vk', vk_user_id: 7002, name: 'Second' },
+      ]),
+      () => undefined,
+    );
+    await importContacts(
+      t.db,
+      tenant.botId,
+      linesOf([{ messenger: 'vk', vk_user_id: 7001, name: 'First again' }]),
+      () => undefined,
+    );
+    const feed = await call(t.app, 'getChanges', {}, { key: tenant.apiKey });
+    expect(feed.body.data.map((c: { type: string }) => c.type)).toEqual([
+      'contact.created',
+      'contact.created',
+      'contact.updated',
+    ]);
+    const contacts = await call(
+      t.app,
+      'getContacts',
+      { bot_id: tenant.botId, limit: 10 },
+      { key: tenant.apiKey },
+    );
+    const first = contacts.body.data.find((c: { name: string }) => c.name === 'First again');
+    expect(feed.body.data[2].data).toEqual(first);
+  });
 });
