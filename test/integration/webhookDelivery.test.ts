@@ -222,6 +222,14 @@ describe('webhook delivery', () => {
     await strict.tick();
     expect(r.received).toHaveLength(0);
     expect((await status(me, h.id)).last_error).toMatch(/private, loopback or link-local/);
+    // a name is judged by what it resolves to when the connection is made
+    const byName = await hook(me, r.url.replace('127.0.0.1', 'localhost'));
+    await newListWithItems(me, 1);
+    await strict.tick();
+    expect(r.received).toHaveLength(0);
+    expect((await status(me, byName.id)).last_error).toBe(
+      'localhost resolves to a private, loopback or link-local address',
+    );
 
     const other = await makeTenant(t.db);
     const target = await receiver();
@@ -233,6 +241,35 @@ describe('webhook delivery', () => {
     expect(redirecting.received).toHaveLength(1);
     expect(target.received).toHaveLength(0);
     expect((await status(other, h2.id)).last_error).toBe('302: redirects are not followed');
+  });
+
+  it('reads at most 64 KB of an answer', async () => {
+    const me = await makeTenant(t.db);
+    const { createServer } = await import('node:http');
+    let written = 0;
+    const flood = createServer((_req, res) => {
+      res.writeHead(500);
+      const chunk = Buffer.alloc(16 * 1024, 'x');
+      const more = () => {
+        while (written < 64 * 1024 * 1024 && !res.destroyed) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => flood.listen(0, '127.0.0.1', resolve));
+    const port = (flood.address() as { port: number }).port;
+    const h = await hook(me, `http://127.0.0.1:${port}/`);
+    await newListWithItems(me, 1);
+    await worker().tick();
+    const failure = (await status(me, h.id)).last_error as string;
+    expect(failure.startsWith('500: xxxx')).toBe(true);
+    // the connection was dropped long before the 64 MB the receiver meant to send
+    expect(written).toBeLessThan(8 * 1024 * 1024);
+    flood.closeAllConnections();
+    flood.close();
   });
 
   it('a slow receiver times out without holding up the others', async () => {
