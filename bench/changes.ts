@@ -20,17 +20,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { uuidv7 } from 'uuidv7';
 import { encodeCursor } from '../src/changes/cursor.js';
 import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';
-import { connectPostgres } from '../src/infra/db/client.js';
-import { listSchemas } from '../src/infra/db/schema/listSchemas.js';
-import pino from 'pino';
 import { format, resolveConfig } from 'prettier';
-import { BENCH_SERVER, benchDatabase } from './database.js';
-import { FIELDS, recordInput } from './dataset.js';
+import { recordInput } from './dataset.js';
+import { freshList, recordWithoutContact } from './freshList.js';
 import { loadHttp, type HttpRequest, type LoadResult } from './load.js';
 import { benchServiceEnv, startServer } from './server.js';
 
@@ -66,22 +62,11 @@ const DISCARD = `
 const KEEP = `drop trigger if exists bench_discard_changes on changes;`;
 
 export async function runChangesBench(o: ChangesBenchOptions) {
-  const db = await benchDatabase(BENCH_SERVER, o.smoke ? 'lk_changes_smoke' : 'lk_changes', false);
-  const handle = connectPostgres(db.url, pino({ level: 'silent' }));
+  const fresh = await freshList(o.smoke ? 'lk_changes_smoke' : 'lk_changes');
+  const { handle, account, listId } = fresh;
+  const db = { url: fresh.url };
   const admin = new pg.Client({ connectionString: db.url });
   await admin.connect();
-  const account = await createAccount(handle.db, { email: 'changes@bench.test' });
-  const project = await createProject(handle.db, account.id, 'Bench');
-  const bot = await createBot(handle.db, project.uuid, 'Bench bot');
-  const listId = uuidv7();
-  await handle.db.insert(listSchemas).values({
-    id: listId,
-    projectUuid: project.uuid,
-    ownerId: account.id,
-    botId: bot.id,
-    name: 'Feed bench',
-    fields: FIELDS,
-  });
   const server = await startServer({ env: benchServiceEnv(db.url), port: o.port });
   const writes: WriteRow[] = [];
   const head: HeadRow[] = [];
@@ -91,9 +76,7 @@ export async function runChangesBench(o: ChangesBenchOptions) {
     let k = 0;
     const record = () => {
       // no contacts in this database: the contact field stays empty
-      const input: Partial<ReturnType<typeof recordInput>> = recordInput(k++, 1, 1);
-      delete input.contact;
-      return input;
+      return recordWithoutContact(k++, (n) => recordInput(n, 1, 1));
     };
     const single = (): HttpRequest => ({
       method: 'POST',

@@ -15,15 +15,9 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pino from 'pino';
 import { format, resolveConfig } from 'prettier';
-import { uuidv7 } from 'uuidv7';
-import { connectPostgres } from '../src/infra/db/client.js';
-import { listSchemas } from '../src/infra/db/schema/listSchemas.js';
-import { createAccount } from '../src/operator/accounts.js';
-import { createProject } from '../src/operator/projects.js';
-import { BENCH_SERVER, benchDatabase } from './database.js';
-import { FIELDS, recordInput } from './dataset.js';
+import { recordInput } from './dataset.js';
+import { freshList, recordWithoutContact } from './freshList.js';
 import { loadHttp, type HttpRequest } from './load.js';
 import { benchServiceEnv, startServer } from './server.js';
 
@@ -42,18 +36,9 @@ export async function runWebhooksBench({
   port,
   log,
 }: WebhooksBenchOptions) {
-  const db = await benchDatabase(BENCH_SERVER, SMOKE ? 'lk_webhooks_smoke' : 'lk_webhooks', false);
-  const handle = connectPostgres(db.url, pino({ level: 'silent' }));
-  const account = await createAccount(handle.db, { email: 'hooks@bench.test' });
-  const project = await createProject(handle.db, account.id, 'Hooks');
-  const listId = uuidv7();
-  await handle.db.insert(listSchemas).values({
-    id: listId,
-    projectUuid: project.uuid,
-    ownerId: account.id,
-    name: 'Hooks bench',
-    fields: FIELDS,
-  });
+  const { url, handle, account, listId } = await freshList(
+    SMOKE ? 'lk_webhooks_smoke' : 'lk_webhooks',
+  );
 
   // the receiver: every change's lag, from its commit to its arrival
   const lags: number[] = [];
@@ -77,7 +62,7 @@ export async function runWebhooksBench({
   const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
 
   const server = await startServer({
-    env: { ...benchServiceEnv(db.url), WEBHOOK_ALLOW_PRIVATE: 'true' },
+    env: { ...benchServiceEnv(url), WEBHOOK_ALLOW_PRIVATE: 'true' },
     port,
   });
   try {
@@ -95,8 +80,7 @@ export async function runWebhooksBench({
     }
     let k = 0;
     const next = (): HttpRequest => {
-      const input: Partial<ReturnType<typeof recordInput>> = recordInput(k++, 1, 1);
-      delete input.contact;
+      const input = recordWithoutContact(k++, (n) => recordInput(n, 1, 1));
       return {
         method: 'POST',
         path: '/api/v1/addListItem',

@@ -40,6 +40,8 @@ export interface CommandContext {
   json: boolean;
   /** tells running servers to drop cached keys of the account (see notifyServers.ts) */
   accountChanged(accountId: number): Promise<void>;
+  /** what the command writes as its output when it has no --file (lists export) */
+  stdout: NodeJS.WritableStream;
 }
 
 /** A result is one flat JSON object; its keys are a contract (docs/operations.md). */
@@ -52,6 +54,8 @@ export interface Command<F extends Record<string, FlagSpec> = Record<string, Fla
   flags: F;
   /** first line of the human output, e.g. "Account created." */
   title: string;
+  /** the command writes its output to stdout with these flags: the result goes to stderr */
+  usesStdout?(flags: FlagValues<F>): boolean;
   run(ctx: CommandContext, flags: FlagValues<F>): Promise<CommandResult>;
 }
 

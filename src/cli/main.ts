@@ -88,10 +88,14 @@ async function main(argv: string[]): Promise<number> {
     stderr: process.stderr,
     json: parsed.json,
     accountChanged: (accountId) => announceAccountChange(config, accountId),
+    stdout: process.stdout,
   };
   try {
     const result = await command.run(context, parsed.flags as never);
-    await write(parsed.json ? formatJson(result) : formatHuman(command, result));
+    const text = parsed.json ? formatJson(result) : formatHuman(command, result);
+    // stdout carried the command's own output: the result must not mix into it
+    if (command.usesStdout?.(parsed.flags as never)) process.stderr.write(text);
+    else await write(text);
     return EXIT.ok;
   } catch (err) {
     return fail(...classify(command, err));

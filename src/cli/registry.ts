@@ -7,6 +7,8 @@ import { accountSetPlan } from './commands/accountSetPlan.js';
 import { accountUnblock } from './commands/accountUnblock.js';
 import { botCreate } from './commands/botCreate.js';
 import { contactImport } from './commands/contactImport.js';
+import { listsExport } from './commands/listsExport.js';
+import { listsImport } from './commands/listsImport.js';
 import { listsReseal } from './commands/listsReseal.js';
 import { projectAddMember } from './commands/projectAddMember.js';
 import { projectCreate } from './commands/projectCreate.js';
@@ -26,6 +28,8 @@ export const commands: readonly Command[] = [
   projectAddMember,
   botCreate,
   contactImport,
+  listsImport,
+  listsExport,
   listsReseal,
 ];
 

@@ -77,7 +77,8 @@ export async function queryItems(
   });
 }
 
-function collectErrors<A, B>(a: () => A, b: () => B): [A, B] {
+/** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */
+export function collectErrors<A, B>(a: () => A, b: () => B): [A, B] {
   const found: ValidationErrors = {};
   const attempt = <T>(fn: () => T): T | undefined => {
     try {

@@ -1,0 +1,166 @@
+/**
+ * `lists import` and `lists export` as an operator runs them (the built CLI, a real file):
+ * 1,000,000 records of the data set's ten typed fields into an empty list, then the list
+ * exported to NDJSON and to CSV. Records a second, and the CLI's peak memory (VmHWM), which
+ * must stay flat however long the file.
+ *
+ *   npm run bench:lists -- [--records 1000000] [--smoke]
+ *
+ * Results: docs/bench/lists-transfer.md and .json (the temp directory with --smoke).
+ */
+import { spawn } from 'node:child_process';
+import {
+  createWriteStream,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { format, resolveConfig } from 'prettier';
+import { ENCRYPTION_KEY, recordInput } from './dataset.js';
+import { freshList, recordWithoutContact } from './freshList.js';
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+const SMOKE = args.includes('--smoke');
+const RECORDS = Number(option('records') ?? (SMOKE ? 5_000 : 1_000_000));
+const CLI = path.resolve('dist/cli/main.js');
+
+interface Run {
+  seconds: number;
+  peakRssMb: number;
+  stdout: string;
+}
+
+/** Runs the CLI, sampling its peak resident memory from /proc until it exits. */
+function cli(argv: string[], env: Record<string, string>): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const child = spawn(process.execPath, [CLI, ...argv], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    let peak = 0;
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-2000)));
+    const sample = setInterval(() => {
+      try {
+        const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+        const kb = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+        peak = Math.max(peak, kb / 1024);
+      } catch {
+        // the process is gone
+      }
+    }, 100);
+    child.on('exit', (code) => {
+      clearInterval(sample);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      if (code !== 0) reject(new Error(`cli ${argv.join(' ')} exited ${code}: ${stderr}`));
+      else resolve({ seconds, peakRssMb: peak, stdout });
+    });
+  });
+}
+
+async function main() {
+  const { url, handle, listId } = await freshList(SMOKE ? 'lk_lists_smoke' : 'lk_lists');
+  await handle.close();
+  const dir = path.join(os.tmpdir(), `lk-lists-bench-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  const source = path.join(dir, 'records.ndjson');
+  const out = createWriteStream(source);
+  for (let k = 0; k < RECORDS; k++) {
+    const input = recordWithoutContact(k, (n) => recordInput(n, 1, 1));
+    if (!out.write(`${JSON.stringify(input)}\n`))
+      await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(() => r()));
+  const env = { DATABASE_URL: url, ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
+
+  const imported = await cli(
+    ['lists', 'import', '--list', listId, '--file', source, '--json'],
+    env,
+  );
+  const counts = JSON.parse(imported.stdout) as { imported: number; failed: number };
+  if (counts.imported !== RECORDS) throw new Error(`imported ${imported.stdout}`);
+  const exports: Record<string, Run & { bytes: number }> = {};
+  for (const fmt of ['ndjson', 'csv']) {
+    const file = path.join(dir, `export.${fmt}`);
+    const run = await cli(
+      ['lists', 'export', '--list', listId, '--format', fmt, '--file', file, '--json'],
+      env,
+    );
+    exports[fmt] = { ...run, bytes: statSync(file).size };
+  }
+  rmSync(dir, { recursive: true, force: true });
+
+  const rate = (seconds: number) => RECORDS / seconds;
+  const result = {
+    records: RECORDS,
+    import: {
+      seconds: imported.seconds,
+      perSecond: rate(imported.seconds),
+      peakRssMb: imported.peakRssMb,
+    },
+    export: Object.fromEntries(
+      Object.entries(exports).map(([fmt, r]) => [
+        fmt,
+        {
+          seconds: r.seconds,
+          perSecond: rate(r.seconds),
+          peakRssMb: r.peakRssMb,
+          megabytes: r.bytes / 1e6,
+        },
+      ]),
+    ),
+  };
+  console.log(
+    `lists import: ${RECORDS} records in ${imported.seconds.toFixed(1)} s (${rate(imported.seconds).toFixed(0)}/s), peak ${imported.peakRssMb.toFixed(0)} MB`,
+  );
+  for (const [fmt, r] of Object.entries(exports)) {
+    console.log(
+      `lists export ${fmt}: ${r.seconds.toFixed(1)} s (${rate(r.seconds).toFixed(0)}/s), peak ${r.peakRssMb.toFixed(0)} MB, ${(r.bytes / 1e6).toFixed(0)} MB`,
+    );
+  }
+  const outDir = SMOKE ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench');
+  mkdirSync(outDir, { recursive: true });
+  const md = [
+    '# lists import / export benchmark',
+    '',
+    `Written by \`npm run bench:lists${SMOKE ? ' -- --smoke' : ''}\` on ${new Date().toISOString().slice(0, 10)} (${os.cpus().length} cores): ${RECORDS.toLocaleString('en')} records of ten typed fields, the built CLI against Postgres on this machine.`,
+    '',
+    '| step | time | records/s | peak memory of the CLI |',
+    '| --- | --- | --- | --- |',
+    `| import (NDJSON) | ${imported.seconds.toFixed(1)} s | ${rate(imported.seconds).toFixed(0)} | ${imported.peakRssMb.toFixed(0)} MB |`,
+    ...Object.entries(exports).map(
+      ([fmt, r]) =>
+        `| export (${fmt}, ${(r.bytes / 1e6).toFixed(0)} MB) | ${r.seconds.toFixed(1)} s | ${rate(r.seconds).toFixed(0)} | ${r.peakRssMb.toFixed(0)} MB |`,
+    ),
+    '',
+  ].join('\n');
+  for (const [name, text] of [
+    ['lists-transfer.md', md],
+    ['lists-transfer.json', JSON.stringify(result)],
+  ] as const) {
+    const file = path.join(outDir, name);
+    writeFileSync(
+      file,
+      await format(text, { ...((await resolveConfig(file)) ?? {}), filepath: file }),
+    );
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

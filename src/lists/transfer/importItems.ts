@@ -1,0 +1,206 @@
+import { sql } from 'drizzle-orm';
+import type { Caller } from '../../admission/caller.js';
+import { queryRows } from '../../infra/db/client.js';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { DomainError, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import type { ItemContext, ListsContext } from '../context.js';
+import { addItems } from '../items/addItems.js';
+import { updateItem } from '../items/updateItem.js';
+import type { SourceRecord } from './recordSources.js';
+import { pgTextArray } from '../../contacts/upsertRepository.js';
+
+/** Records per batch: addListItems' own maximum, one insert each. */
+export const IMPORT_BATCH = 1000;
+
+export interface ImportCounts {
+  lines: number;
+  imported: number;
+  updated: number;
+  failed: number;
+}
+
+export type ImportEvent =
+  { type: 'failure'; line: number; reason: string } | ({ type: 'progress' } & ImportCounts);
+
+/**
+ * `lists import`: records from a file into a list, through addListItems' own path — the same
+ * validation and codecs, contact and bot values checked per batch, one insert per 1000
+ * records, each change in the change feed. A bad record is reported with its line and
+ * skipped; the others are written. With `key` (a string field), a record whose key value is
+ * already in the list updates that record instead, so an import cut short can be run again
+ * without duplicates. Two batches are in flight at once (one validated while the other is
+ * written); with `key`, one, so two batches never both insert one key.
+ */
+export async function importItems(
+  lists: ListsContext,
+  list: ListSchemaRow,
+  records: AsyncIterable<SourceRecord>,
+  options: { key?: string },
+  on: (event: ImportEvent) => void,
+): Promise<ImportCounts> {
+  const key = options.key;
+  if (key !== undefined) checkKeyField(list, key);
+  const ctx: ItemContext = { ...lists, caller: ownerOf(list) };
+  const counts: ImportCounts = { lines: 0, imported: 0, updated: 0, failed: 0 };
+  const fail = (line: number, reason: string) => {
+    counts.failed++;
+    on({ type: 'failure', line, reason });
+  };
+  const inFlight = new Set<Promise<void>>();
+  const limit = key === undefined ? 2 : 1;
+  let failure: unknown;
+
+  let lastStamp = 0;
+  const submit = async (batch: { line: number; data: Record<string, unknown> }[]) => {
+    while (inFlight.size >= limit) await Promise.race(inFlight);
+    if (failure) throw failure;
+    // Each batch's time is taken now, later than the batch before: records keep the file's
+    // order (created_at, then id) however the two batches in flight finish.
+    lastStamp = Math.max(lists.clock().getTime(), lastStamp + 1);
+    const stamp = new Date(lastStamp);
+    const job: Promise<void> = writeBatch(
+      { ...ctx, clock: () => stamp },
+      list,
+      batch,
+      key,
+      counts,
+      fail,
+    )
+      .then(() => on({ type: 'progress', ...counts }))
+      .catch((err: unknown) => {
+        failure ??= err;
+      })
+      .finally(() => inFlight.delete(job));
+    inFlight.add(job);
+  };
+
+  let batch: { line: number; data: Record<string, unknown> }[] = [];
+  const keysInBatch = new Set<string>();
+  for await (const record of records) {
+    counts.lines++;
+    if ('error' in record) {
+      fail(record.line, record.error);
+      continue;
+    }
+    const k = key === undefined ? undefined : keyOf(record.data, key);
+    // one key once per batch: a repeat waits for the next batch, where it finds the first
+    if (k !== undefined && keysInBatch.has(k)) {
+      await submit(batch);
+      batch = [];
+      keysInBatch.clear();
+    }
+    if (k !== undefined) keysInBatch.add(k);
+    batch.push(record);
+    if (batch.length >= IMPORT_BATCH) {
+      await submit(batch);
+      batch = [];
+      keysInBatch.clear();
+    }
+  }
+  if (batch.length > 0) await submit(batch);
+  while (inFlight.size > 0) await Promise.all(inFlight);
+  if (failure) throw failure;
+  return counts;
+}
+
+/** The operator acts as the list's owner: contact and bot values must be the owner's. */
+function ownerOf(list: ListSchemaRow): Caller {
+  return {
+    accountId: list.ownerId,
+    email: '',
+    name: '',
+    plan: 'pro',
+    blocked: false,
+    createdAt: new Date(0),
+  };
+}
+
+export class ImportKeyError extends Error {}
+
+function checkKeyField(list: ListSchemaRow, key: string) {
+  const field = list.fields.find((f) => f.slug === key);
+  if (!field) throw new ImportKeyError(`--key ${key} is not a field of the list`);
+  if (field.type !== 'string') throw new ImportKeyError(`--key ${key} must be a string field`);
+  if (field.is_encryptable) {
+    throw new ImportKeyError(`--key ${key} is encrypted: its stored values cannot be matched`);
+  }
+}
+
+function keyOf(data: Record<string, unknown>, key: string): string | undefined {
+  const v = data[key];
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+}
+
+async function writeBatch(
+  ctx: ItemContext,
+  list: ListSchemaRow,
+  batch: { line: number; data: Record<string, unknown> }[],
+  key: string | undefined,
+  counts: ImportCounts,
+  fail: (line: number, reason: string) => void,
+) {
+  let fresh = batch;
+  if (key !== undefined) {
+    const existing = await existingByKey(ctx, list, key, batch);
+    fresh = [];
+    for (const record of batch) {
+      const id = existing.get(keyOf(record.data, key) ?? '');
+      if (id === undefined) {
+        fresh.push(record);
+        continue;
+      }
+      try {
+        await updateItem(ctx, id, record.data, list.id);
+        counts.updated++;
+      } catch (err) {
+        if (!(err instanceof DomainError)) throw err;
+        fail(record.line, reasonOf(err));
+      }
+    }
+  }
+  if (fresh.length === 0) return;
+  const { outcomes } = await addItems(
+    ctx,
+    list.id,
+    fresh.map((r) => r.data),
+    false,
+  );
+  for (const outcome of outcomes) {
+    if (outcome.status === 201) counts.imported++;
+    else {
+      const reason = outcome.errors
+        ? describeErrors(outcome.errors)
+        : (outcome.message ?? 'refused');
+      fail(fresh[outcome.index]!.line, reason);
+    }
+  }
+}
+
+/** The records of the list whose key field holds one of the batch's key values. */
+async function existingByKey(
+  ctx: ItemContext,
+  list: ListSchemaRow,
+  key: string,
+  batch: readonly { data: Record<string, unknown> }[],
+): Promise<Map<string, string>> {
+  const values = [...new Set(batch.flatMap((r) => keyOf(r.data, key) ?? []))];
+  if (values.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; k: string }>(
+    ctx.db,
+    sql`select id, data->>${key}::text as k from list_items
+        where schema_id = ${list.id} and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
+  );
+  return new Map(rows.map((r) => [r.k, r.id]));
+}
+
+/** `items.3.title: The items.3.title field is required.` → `The title field is required.` */
+function describeErrors(errors: ValidationErrors): string {
+  return Object.values(errors)
+    .flat()
+    .map((m) => m.replace(/\b(?:items\.\d+|data)\./g, ''))
+    .join(' ');
+}
+
+function reasonOf(err: DomainError): string {
+  return err instanceof ValidationError ? describeErrors(err.errors) : err.message;
+}
