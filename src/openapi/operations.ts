@@ -44,7 +44,10 @@ export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unk
         required: anyRequired,
         content: {
           'application/json': { schema: paramsRef, example: doc.example },
-          'application/x-www-form-urlencoded': { schema: paramsRef },
+          'application/x-www-form-urlencoded': {
+            schema: paramsRef,
+            ...formEncoding(properties),
+          },
         },
       },
     },
@@ -60,6 +63,35 @@ const IDEMPOTENCY_KEY_HEADER = {
     'Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
+
+/** An object, or values that hold objects (an array of them, a branch of an anyOf). */
+function holdsObjects(schema: JsonSchema): boolean {
+  if (schema.type === 'object' || '$ref' in schema) return true;
+  if (schema.type === 'array' && schema.items) return holdsObjects(schema.items as JsonSchema);
+  const branches = schema.anyOf;
+  return Array.isArray(branches) && branches.some((b) => holdsObjects(b as JsonSchema));
+}
+
+/** An array of plain values, also as one branch of an anyOf (one value alone is a list of one). */
+function holdsArray(schema: JsonSchema): boolean {
+  if (schema.type === 'array') return true;
+  const branches = schema.anyOf;
+  return Array.isArray(branches) && branches.some((b) => holdsArray(b as JsonSchema));
+}
+
+/**
+ * Form bodies nest as the query string does: objects (and arrays of objects) in bracket
+ * notation (`fields[0][slug]=…`, `data[title]=…`), arrays of plain values repeated
+ * (`tags=a&tags=b`, also `tags[]=a`).
+ */
+function formEncoding(properties: readonly { name: string; schema: JsonSchema }[]) {
+  const encoding: Record<string, { style: string; explode: boolean }> = {};
+  for (const p of properties) {
+    if (holdsObjects(p.schema)) encoding[p.name] = { style: 'deepObject', explode: true };
+    else if (holdsArray(p.schema)) encoding[p.name] = { style: 'form', explode: true };
+  }
+  return Object.keys(encoding).length > 0 ? { encoding } : {};
+}
 
 function queryParameter(name: string, schema: JsonSchema, required: boolean) {
   const nested = schema.type === 'object' || schema.type === 'array' || '$ref' in schema;

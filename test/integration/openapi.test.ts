@@ -280,3 +280,69 @@ describe('filters and order_by in the document', () => {
       expect(props().filters.description).toContain(`\`${op}\``);
   });
 });
+
+describe('form bodies nest as the query string does (bracket notation)', () => {
+  it('declares an encoding in the form body for every nested parameter', () => {
+    const encodingOf = (method: string) =>
+      ((doc.paths[`/${method}`] as Json).post.requestBody.content[
+        'application/x-www-form-urlencoded'
+      ].encoding ?? {}) as Record<string, Json>;
+    for (const name of registered) {
+      const path = doc.paths[`/${name}`] as Json;
+      const encoding = encodingOf(name);
+      // every parameter the query string nests in brackets is nested so in a form body too
+      for (const p of path.get.parameters as Json[]) {
+        if (p.in === 'query' && p.style === 'deepObject') {
+          expect(encoding[p.name], `${name}.${p.name}`).toEqual({
+            style: 'deepObject',
+            explode: true,
+          });
+        }
+      }
+    }
+    const deep = { style: 'deepObject', explode: true };
+    const repeated = { style: 'form', explode: true };
+    expect(encodingOf('createListSchema').fields).toEqual(deep);
+    expect(encodingOf('addListItem').data).toEqual(deep);
+    expect(encodingOf('addListItems').items).toEqual(deep);
+    expect(encodingOf('getListItems').filters).toEqual(deep);
+    expect(encodingOf('createOrUpdateContact').tags).toEqual(repeated);
+    expect(encodingOf('deleteListItems').item_ids).toEqual(repeated);
+    expect(encodingOf('createWebhook').types).toEqual(repeated);
+    expect(encodingOf('getMe')).toEqual({});
+  });
+
+  it('the server reads repeated form values as the list they declare', async () => {
+    const me = await makeTenant(t.db);
+    const res = await call(
+      t.app,
+      'createOrUpdateContact',
+      {
+        bot_id: me.botId,
+        messenger: 'telegram',
+        telegram_id: 77_000_123,
+        name: 'Tagged',
+        tags: ['a', 'b'],
+      },
+      { key: me.apiKey, via: 'form' },
+    );
+    expect(res.status).toBe(201);
+    expect(res.body.data.tags).toEqual(['a', 'b']);
+  });
+
+  it('and the server reads a form body written that way', async () => {
+    const me = await makeTenant(t.db);
+    const res = await call(
+      t.app,
+      'createListSchema',
+      {
+        name: 'Form',
+        project_uuid: me.projectUuid,
+        fields: [{ name: 'Title', slug: 'title', type: 'string' }],
+      },
+      { key: me.apiKey, via: 'form' },
+    );
+    expect(res.status).toBe(201);
+    expect(Object.keys(res.body.data.fields)).toEqual(['title']);
+  });
+});
