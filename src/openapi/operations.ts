@@ -1,6 +1,7 @@
 import type { ApiMethod, SuccessResponse } from '../methods/method.js';
 import { errorResponseRefs, successHeaders } from './components.js';
 import { topLevelProperties, type JsonSchema } from './jsonSchema.js';
+import exampleAnswers from './exampleAnswers.json' with { type: 'json' };
 
 export const paramsSchemaId = (method: string) => `${method}Params`;
 export const responseSchemaId = (method: string, status: number) => `${method}Response${status}`;
@@ -106,9 +107,20 @@ function queryParameter(name: string, schema: JsonSchema, required: boolean) {
   };
 }
 
+/**
+ * The answer the server gave to a real call (scripts/example-answers.ts wrote them; a test
+ * checks each against its schema), shown as the response's example.
+ */
+function exampleAnswer(method: string, status: number): unknown {
+  return (exampleAnswers as Record<string, Record<string, unknown> | undefined>)[method]?.[
+    String(status)
+  ];
+}
+
 function successResponses(name: string, success: SuccessResponse[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const s of success) {
+    const example = exampleAnswer(name, s.status);
     out[String(s.status)] = {
       description: s.description,
       headers: successHeaders,
@@ -117,6 +129,7 @@ function successResponses(name: string, success: SuccessResponse[]): Record<stri
             content: {
               'application/json': {
                 schema: { $ref: `#/components/schemas/${responseSchemaId(name, s.status)}` },
+                ...(example === undefined ? {} : { example }),
               },
             },
           }

@@ -128,6 +128,20 @@ function renderMethod(
       '```',
     );
   }
+  for (const [status, response] of Object.entries(post.responses)) {
+    const answer = (
+      response.content as { 'application/json'?: { example?: unknown } } | undefined
+    )?.['application/json']?.example;
+    if (response.$ref || answer === undefined) continue;
+    lines.push(
+      '',
+      `Answer \`${status}\` (from a real call):`,
+      '',
+      '```json',
+      JSON.stringify(answer, null, 2),
+      '```',
+    );
+  }
   return lines;
 }
 

@@ -346,3 +346,27 @@ describe('form bodies nest as the query string does (bracket notation)', () => {
     expect(Object.keys(res.body.data.fields)).toEqual(['title']);
   });
 });
+
+describe('example answers in the document', () => {
+  it('every answer with a body has an example from a real call, valid by its schema', () => {
+    const check = responseChecker(doc);
+    const missing: string[] = [];
+    const wrong: string[] = [];
+    for (const name of registered) {
+      const responses = (doc.paths[`/${name}`] as Json).post.responses as Record<string, Json>;
+      for (const [status, response] of Object.entries(responses)) {
+        if (!status.startsWith('2') || response.$ref) continue;
+        const content = response.content?.['application/json'];
+        if (!content) continue;
+        if (content.example === undefined) {
+          missing.push(`${name} ${status}`);
+          continue;
+        }
+        wrong.push(...check(name, { status: Number(status), body: content.example }));
+      }
+    }
+    // run `npm run docs:examples` after adding a method or changing an answer
+    expect(missing).toEqual([]);
+    expect(wrong).toEqual([]);
+  });
+});

@@ -1689,6 +1689,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *         "customer": "Ada",
+           *         "total": 12.5,
+           *         "paid": true,
+           *         "created_at": "2026-11-25T01:55:11.158Z",
+           *         "updated_at": "2026-11-25T01:55:11.158Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['addListItemResponse201'];
         };
       };
@@ -1746,6 +1758,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *         "customer": "Ada",
+           *         "total": 12.5,
+           *         "paid": true,
+           *         "created_at": "2026-11-25T01:55:11.158Z",
+           *         "updated_at": "2026-11-25T01:55:11.158Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['addListItemResponse201'];
         };
       };
@@ -1801,6 +1825,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "index": 0,
+           *           "status": 201,
+           *           "data": {
+           *             "id": "01a21069-fcda-7879-b464-d414ba42d800",
+           *             "customer": "Alan",
+           *             "total": 7,
+           *             "paid": null,
+           *             "created_at": "2026-11-25T01:55:11.194Z",
+           *             "updated_at": "2026-11-25T01:55:11.194Z"
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "status": 422,
+           *           "errors": {
+           *             "items.1.customer": [
+           *               "The items.1.customer field is required."
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['addListItemsResponse200'];
         };
       };
@@ -1816,6 +1867,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *           "customer": "Grace",
+           *           "total": 30,
+           *           "paid": null,
+           *           "created_at": "2026-11-25T01:55:11.175Z",
+           *           "updated_at": "2026-11-25T01:55:11.175Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['addListItemsResponse201'];
         };
       };
@@ -1879,6 +1944,33 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "index": 0,
+           *           "status": 201,
+           *           "data": {
+           *             "id": "01a21069-fcda-7879-b464-d414ba42d800",
+           *             "customer": "Alan",
+           *             "total": 7,
+           *             "paid": null,
+           *             "created_at": "2026-11-25T01:55:11.194Z",
+           *             "updated_at": "2026-11-25T01:55:11.194Z"
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "status": 422,
+           *           "errors": {
+           *             "items.1.customer": [
+           *               "The items.1.customer field is required."
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['addListItemsResponse200'];
         };
       };
@@ -1894,6 +1986,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *           "customer": "Grace",
+           *           "total": 30,
+           *           "paid": null,
+           *           "created_at": "2026-11-25T01:55:11.175Z",
+           *           "updated_at": "2026-11-25T01:55:11.175Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['addListItemsResponse201'];
         };
       };
@@ -2099,6 +2205,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *         "fields": {
+           *           "customer": {
+           *             "name": "Customer",
+           *             "type": "string",
+           *             "is_required": true,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "total": {
+           *             "name": "Total",
+           *             "type": "money",
+           *             "currency": "EUR",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "paid": {
+           *             "name": "Paid",
+           *             "type": "bool",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           }
+           *         },
+           *         "name": "Orders",
+           *         "bot_id": 1,
+           *         "project": "a2f7aa75-390a-4048-a4b4-db9cfa81d9ba",
+           *         "is_menu": false,
+           *         "created_at": "2026-11-25T01:55:11.105Z",
+           *         "updated_at": "2026-11-25T01:55:11.105Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createListSchemaResponse201'];
         };
       };
@@ -2171,6 +2314,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *         "fields": {
+           *           "customer": {
+           *             "name": "Customer",
+           *             "type": "string",
+           *             "is_required": true,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "total": {
+           *             "name": "Total",
+           *             "type": "money",
+           *             "currency": "EUR",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "paid": {
+           *             "name": "Paid",
+           *             "type": "bool",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           }
+           *         },
+           *         "name": "Orders",
+           *         "bot_id": 1,
+           *         "project": "a2f7aa75-390a-4048-a4b4-db9cfa81d9ba",
+           *         "is_menu": false,
+           *         "created_at": "2026-11-25T01:55:11.105Z",
+           *         "updated_at": "2026-11-25T01:55:11.105Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createListSchemaResponse201'];
         };
       };
@@ -2229,6 +2409,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 1,
+           *         "bot_id": 1,
+           *         "phone": null,
+           *         "email": null,
+           *         "name": "Ada L.",
+           *         "address": null,
+           *         "messenger": "telegram",
+           *         "utm": [],
+           *         "avatar": null,
+           *         "telegram_id": "123456789",
+           *         "telegram_username": null,
+           *         "vk_user_id": null,
+           *         "created_at": "2026-11-25T01:55:11.257Z",
+           *         "unsubscribed_at": null,
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "variables": []
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createOrUpdateContactResponse200'];
         };
       };
@@ -2244,6 +2448,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 1,
+           *         "bot_id": 1,
+           *         "phone": null,
+           *         "email": null,
+           *         "name": "Ada",
+           *         "address": null,
+           *         "messenger": "telegram",
+           *         "utm": [],
+           *         "avatar": null,
+           *         "telegram_id": "123456789",
+           *         "telegram_username": null,
+           *         "vk_user_id": null,
+           *         "created_at": "2026-11-25T01:55:11.257Z",
+           *         "unsubscribed_at": null,
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "variables": []
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createOrUpdateContactResponse201'];
         };
       };
@@ -2302,6 +2530,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 1,
+           *         "bot_id": 1,
+           *         "phone": null,
+           *         "email": null,
+           *         "name": "Ada L.",
+           *         "address": null,
+           *         "messenger": "telegram",
+           *         "utm": [],
+           *         "avatar": null,
+           *         "telegram_id": "123456789",
+           *         "telegram_username": null,
+           *         "vk_user_id": null,
+           *         "created_at": "2026-11-25T01:55:11.257Z",
+           *         "unsubscribed_at": null,
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "variables": []
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createOrUpdateContactResponse200'];
         };
       };
@@ -2317,6 +2569,30 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 1,
+           *         "bot_id": 1,
+           *         "phone": null,
+           *         "email": null,
+           *         "name": "Ada",
+           *         "address": null,
+           *         "messenger": "telegram",
+           *         "utm": [],
+           *         "avatar": null,
+           *         "telegram_id": "123456789",
+           *         "telegram_username": null,
+           *         "vk_user_id": null,
+           *         "created_at": "2026-11-25T01:55:11.257Z",
+           *         "unsubscribed_at": null,
+           *         "tags": [
+           *           "vip"
+           *         ],
+           *         "variables": []
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createOrUpdateContactResponse201'];
         };
       };
@@ -2371,6 +2647,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "index": 0,
+           *           "status": 200,
+           *           "data": {
+           *             "id": 1,
+           *             "bot_id": 1,
+           *             "phone": null,
+           *             "email": null,
+           *             "name": "Ada",
+           *             "address": null,
+           *             "messenger": "telegram",
+           *             "utm": [],
+           *             "avatar": null,
+           *             "telegram_id": "123456789",
+           *             "telegram_username": null,
+           *             "vk_user_id": null,
+           *             "created_at": "2026-11-25T01:55:11.257Z",
+           *             "unsubscribed_at": null,
+           *             "tags": [
+           *               "vip"
+           *             ],
+           *             "variables": []
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "status": 422,
+           *           "errors": {
+           *             "contacts.1.vk_id": [
+           *               "The contacts.1.vk_id field is required when messenger is vk."
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['createOrUpdateContactsResponse200'];
         };
       };
@@ -2438,6 +2753,45 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "index": 0,
+           *           "status": 200,
+           *           "data": {
+           *             "id": 1,
+           *             "bot_id": 1,
+           *             "phone": null,
+           *             "email": null,
+           *             "name": "Ada",
+           *             "address": null,
+           *             "messenger": "telegram",
+           *             "utm": [],
+           *             "avatar": null,
+           *             "telegram_id": "123456789",
+           *             "telegram_username": null,
+           *             "vk_user_id": null,
+           *             "created_at": "2026-11-25T01:55:11.257Z",
+           *             "unsubscribed_at": null,
+           *             "tags": [
+           *               "vip"
+           *             ],
+           *             "variables": []
+           *           }
+           *         },
+           *         {
+           *           "index": 1,
+           *           "status": 422,
+           *           "errors": {
+           *             "contacts.1.vk_id": [
+           *               "The contacts.1.vk_id field is required when messenger is vk."
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['createOrUpdateContactsResponse200'];
         };
       };
@@ -2515,6 +2869,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fd96-734b-a733-4523b5045ddc",
+           *         "url": "https://203.0.113.10/listkeeper",
+           *         "types": [
+           *           "list_item.created"
+           *         ],
+           *         "schema_id": null,
+           *         "bot_id": null,
+           *         "status": "active",
+           *         "created_at": "2026-11-25T01:55:11.383Z",
+           *         "last_success_at": null,
+           *         "failing_since": null,
+           *         "last_error": null,
+           *         "disabled_at": null,
+           *         "disabled_reason": null,
+           *         "secret": "whsec_ZrSX+XcnJxA4OIXYwmtUPwBUXCIjbq7u"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createWebhookResponse201'];
         };
       };
@@ -2570,6 +2945,27 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fd96-734b-a733-4523b5045ddc",
+           *         "url": "https://203.0.113.10/listkeeper",
+           *         "types": [
+           *           "list_item.created"
+           *         ],
+           *         "schema_id": null,
+           *         "bot_id": null,
+           *         "status": "active",
+           *         "created_at": "2026-11-25T01:55:11.383Z",
+           *         "last_success_at": null,
+           *         "failing_since": null,
+           *         "last_error": null,
+           *         "disabled_at": null,
+           *         "disabled_reason": null,
+           *         "secret": "whsec_ZrSX+XcnJxA4OIXYwmtUPwBUXCIjbq7u"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['createWebhookResponse201'];
         };
       };
@@ -2711,6 +3107,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "index": 0,
+           *           "status": 422,
+           *           "errors": {
+           *             "items.0.item_id": [
+           *               "List item not found."
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['deleteListItemsResponse200'];
         };
       };
@@ -2779,6 +3190,21 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "index": 0,
+           *           "status": 422,
+           *           "errors": {
+           *             "items.0.item_id": [
+           *               "List item not found."
+           *             ]
+           *           }
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['deleteListItemsResponse200'];
         };
       };
@@ -3146,6 +3572,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 2,
+           *           "type": "list_item.created",
+           *           "occurred_at": "2026-11-25T01:55:11.159Z",
+           *           "schema_id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *           "item_id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *           "data": {
+           *             "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *             "customer": "Ada",
+           *             "total": 12.5,
+           *             "paid": true,
+           *             "created_at": "2026-11-25T01:55:11.158Z",
+           *             "updated_at": "2026-11-25T01:55:11.158Z"
+           *           }
+           *         },
+           *         {
+           *           "id": 3,
+           *           "type": "list_item.created",
+           *           "occurred_at": "2026-11-25T01:55:11.181Z",
+           *           "schema_id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *           "item_id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *           "data": {
+           *             "id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *             "customer": "Grace",
+           *             "total": 30,
+           *             "paid": null,
+           *             "created_at": "2026-11-25T01:55:11.175Z",
+           *             "updated_at": "2026-11-25T01:55:11.175Z"
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "next_cursor": "eyJ2IjoxLCJiIjoiNzY3Ojc2NzoiLCJsIjozfQ",
+           *         "has_more": true
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getChangesResponse200'];
         };
       };
@@ -3195,6 +3661,46 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 2,
+           *           "type": "list_item.created",
+           *           "occurred_at": "2026-11-25T01:55:11.159Z",
+           *           "schema_id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *           "item_id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *           "data": {
+           *             "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *             "customer": "Ada",
+           *             "total": 12.5,
+           *             "paid": true,
+           *             "created_at": "2026-11-25T01:55:11.158Z",
+           *             "updated_at": "2026-11-25T01:55:11.158Z"
+           *           }
+           *         },
+           *         {
+           *           "id": 3,
+           *           "type": "list_item.created",
+           *           "occurred_at": "2026-11-25T01:55:11.181Z",
+           *           "schema_id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *           "item_id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *           "data": {
+           *             "id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *             "customer": "Grace",
+           *             "total": 30,
+           *             "paid": null,
+           *             "created_at": "2026-11-25T01:55:11.175Z",
+           *             "updated_at": "2026-11-25T01:55:11.175Z"
+           *           }
+           *         }
+           *       ],
+           *       "meta": {
+           *         "next_cursor": "eyJ2IjoxLCJiIjoiNzY3Ojc2NzoiLCJsIjozfQ",
+           *         "has_more": true
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getChangesResponse200'];
         };
       };
@@ -3243,6 +3749,64 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 1,
+           *           "bot_id": 1,
+           *           "phone": null,
+           *           "email": null,
+           *           "name": "Ada",
+           *           "address": null,
+           *           "messenger": "telegram",
+           *           "utm": [],
+           *           "avatar": null,
+           *           "telegram_id": "123456789",
+           *           "telegram_username": null,
+           *           "vk_user_id": null,
+           *           "created_at": "2026-11-25T01:55:11.257Z",
+           *           "unsubscribed_at": null,
+           *           "tags": [
+           *             "vip"
+           *           ],
+           *           "variables": []
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "https://lists.example.com/api/v1/getContacts?page=1",
+           *         "last": "https://lists.example.com/api/v1/getContacts?page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "links": [
+           *           {
+           *             "url": null,
+           *             "label": "&laquo; Previous",
+           *             "active": false
+           *           },
+           *           {
+           *             "url": "https://lists.example.com/api/v1/getContacts?page=1",
+           *             "label": "1",
+           *             "active": true
+           *           },
+           *           {
+           *             "url": null,
+           *             "label": "Next &raquo;",
+           *             "active": false
+           *           }
+           *         ],
+           *         "path": "https://lists.example.com/api/v1/getContacts",
+           *         "per_page": 1,
+           *         "to": 1,
+           *         "total": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getContactsResponse200'];
         };
       };
@@ -3294,6 +3858,64 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": 1,
+           *           "bot_id": 1,
+           *           "phone": null,
+           *           "email": null,
+           *           "name": "Ada",
+           *           "address": null,
+           *           "messenger": "telegram",
+           *           "utm": [],
+           *           "avatar": null,
+           *           "telegram_id": "123456789",
+           *           "telegram_username": null,
+           *           "vk_user_id": null,
+           *           "created_at": "2026-11-25T01:55:11.257Z",
+           *           "unsubscribed_at": null,
+           *           "tags": [
+           *             "vip"
+           *           ],
+           *           "variables": []
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "https://lists.example.com/api/v1/getContacts?page=1",
+           *         "last": "https://lists.example.com/api/v1/getContacts?page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "links": [
+           *           {
+           *             "url": null,
+           *             "label": "&laquo; Previous",
+           *             "active": false
+           *           },
+           *           {
+           *             "url": "https://lists.example.com/api/v1/getContacts?page=1",
+           *             "label": "1",
+           *             "active": true
+           *           },
+           *           {
+           *             "url": null,
+           *             "label": "Next &raquo;",
+           *             "active": false
+           *           }
+           *         ],
+           *         "path": "https://lists.example.com/api/v1/getContacts",
+           *         "per_page": 1,
+           *         "to": 1,
+           *         "total": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getContactsResponse200'];
         };
       };
@@ -3350,6 +3972,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *           "customer": "Grace",
+           *           "total": 30,
+           *           "paid": null,
+           *           "created_at": "2026-11-25T01:55:11.175Z",
+           *           "updated_at": "2026-11-25T01:55:11.175Z"
+           *         },
+           *         {
+           *           "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *           "customer": "Ada",
+           *           "total": 15,
+           *           "paid": false,
+           *           "created_at": "2026-11-25T01:55:11.158Z",
+           *           "updated_at": "2026-11-25T01:55:11.219Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "https://lists.example.com/api/v1/getListItems?page=1",
+           *         "last": "https://lists.example.com/api/v1/getListItems?page=2",
+           *         "prev": null,
+           *         "next": "https://lists.example.com/api/v1/getListItems?page=2"
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 2,
+           *         "path": "https://lists.example.com/api/v1/getListItems",
+           *         "per_page": 2,
+           *         "to": 2,
+           *         "total": 3
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getListItemsResponse200'];
         };
       };
@@ -3405,6 +4064,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fcc7-7eec-947b-4f3ea0915e71",
+           *           "customer": "Grace",
+           *           "total": 30,
+           *           "paid": null,
+           *           "created_at": "2026-11-25T01:55:11.175Z",
+           *           "updated_at": "2026-11-25T01:55:11.175Z"
+           *         },
+           *         {
+           *           "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *           "customer": "Ada",
+           *           "total": 15,
+           *           "paid": false,
+           *           "created_at": "2026-11-25T01:55:11.158Z",
+           *           "updated_at": "2026-11-25T01:55:11.219Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "https://lists.example.com/api/v1/getListItems?page=1",
+           *         "last": "https://lists.example.com/api/v1/getListItems?page=2",
+           *         "prev": null,
+           *         "next": "https://lists.example.com/api/v1/getListItems?page=2"
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 2,
+           *         "path": "https://lists.example.com/api/v1/getListItems",
+           *         "per_page": 2,
+           *         "to": 2,
+           *         "total": 3
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getListItemsResponse200'];
         };
       };
@@ -3446,6 +4142,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *         "fields": {
+           *           "customer": {
+           *             "name": "Customer",
+           *             "type": "string",
+           *             "is_required": true,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "total": {
+           *             "name": "Total",
+           *             "type": "money",
+           *             "currency": "EUR",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "paid": {
+           *             "name": "Paid",
+           *             "type": "bool",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           }
+           *         },
+           *         "name": "Orders",
+           *         "bot_id": 1,
+           *         "project": "a2f7aa75-390a-4048-a4b4-db9cfa81d9ba",
+           *         "is_menu": false,
+           *         "created_at": "2026-11-25T01:55:11.105Z",
+           *         "updated_at": "2026-11-25T01:55:11.105Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getListSchemaResponse200'];
         };
       };
@@ -3495,6 +4228,43 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *         "fields": {
+           *           "customer": {
+           *             "name": "Customer",
+           *             "type": "string",
+           *             "is_required": true,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "total": {
+           *             "name": "Total",
+           *             "type": "money",
+           *             "currency": "EUR",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           },
+           *           "paid": {
+           *             "name": "Paid",
+           *             "type": "bool",
+           *             "is_required": false,
+           *             "is_hidden": false,
+           *             "is_encryptable": false
+           *           }
+           *         },
+           *         "name": "Orders",
+           *         "bot_id": 1,
+           *         "project": "a2f7aa75-390a-4048-a4b4-db9cfa81d9ba",
+           *         "is_menu": false,
+           *         "created_at": "2026-11-25T01:55:11.105Z",
+           *         "updated_at": "2026-11-25T01:55:11.105Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getListSchemaResponse200'];
         };
       };
@@ -3536,6 +4306,60 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *           "fields": {
+           *             "customer": {
+           *               "name": "Customer",
+           *               "type": "string",
+           *               "is_required": true,
+           *               "is_hidden": false,
+           *               "is_encryptable": false
+           *             },
+           *             "total": {
+           *               "name": "Total",
+           *               "type": "money",
+           *               "currency": "EUR",
+           *               "is_required": false,
+           *               "is_hidden": false,
+           *               "is_encryptable": false
+           *             },
+           *             "paid": {
+           *               "name": "Paid",
+           *               "type": "bool",
+           *               "is_required": false,
+           *               "is_hidden": false,
+           *               "is_encryptable": false
+           *             }
+           *           },
+           *           "name": "Orders",
+           *           "bot_id": 1,
+           *           "project": "a2f7aa75-390a-4048-a4b4-db9cfa81d9ba",
+           *           "is_menu": false,
+           *           "created_at": "2026-11-25T01:55:11.105Z",
+           *           "updated_at": "2026-11-25T01:55:11.105Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "https://lists.example.com/api/v1/getListSchemas?page=1",
+           *         "last": "https://lists.example.com/api/v1/getListSchemas?page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "path": "https://lists.example.com/api/v1/getListSchemas",
+           *         "per_page": 50,
+           *         "to": 1,
+           *         "total": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getListSchemasResponse200'];
         };
       };
@@ -3585,6 +4409,60 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fc88-7eb2-a5cd-9bbe07da430b",
+           *           "fields": {
+           *             "customer": {
+           *               "name": "Customer",
+           *               "type": "string",
+           *               "is_required": true,
+           *               "is_hidden": false,
+           *               "is_encryptable": false
+           *             },
+           *             "total": {
+           *               "name": "Total",
+           *               "type": "money",
+           *               "currency": "EUR",
+           *               "is_required": false,
+           *               "is_hidden": false,
+           *               "is_encryptable": false
+           *             },
+           *             "paid": {
+           *               "name": "Paid",
+           *               "type": "bool",
+           *               "is_required": false,
+           *               "is_hidden": false,
+           *               "is_encryptable": false
+           *             }
+           *           },
+           *           "name": "Orders",
+           *           "bot_id": 1,
+           *           "project": "a2f7aa75-390a-4048-a4b4-db9cfa81d9ba",
+           *           "is_menu": false,
+           *           "created_at": "2026-11-25T01:55:11.105Z",
+           *           "updated_at": "2026-11-25T01:55:11.105Z"
+           *         }
+           *       ],
+           *       "links": {
+           *         "first": "https://lists.example.com/api/v1/getListSchemas?page=1",
+           *         "last": "https://lists.example.com/api/v1/getListSchemas?page=1",
+           *         "prev": null,
+           *         "next": null
+           *       },
+           *       "meta": {
+           *         "current_page": 1,
+           *         "from": 1,
+           *         "last_page": 1,
+           *         "path": "https://lists.example.com/api/v1/getListSchemas",
+           *         "per_page": 50,
+           *         "to": 1,
+           *         "total": 1
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getListSchemasResponse200'];
         };
       };
@@ -3624,6 +4502,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 1,
+           *         "email": "ada@example.com",
+           *         "name": "Ada",
+           *         "plan": "pro",
+           *         "created_at": "2026-11-25T01:55:11.064Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getMeResponse200'];
         };
       };
@@ -3669,6 +4558,17 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": 1,
+           *         "email": "ada@example.com",
+           *         "name": "Ada",
+           *         "plan": "pro",
+           *         "created_at": "2026-11-25T01:55:11.064Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['getMeResponse200'];
         };
       };
@@ -3712,6 +4612,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "count": 1
+           *     }
+           */
           'application/json': components['schemas']['getNumberOfContactsResponse200'];
         };
       };
@@ -3762,6 +4667,11 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "count": 1
+           *     }
+           */
           'application/json': components['schemas']['getNumberOfContactsResponse200'];
         };
       };
@@ -3801,6 +4711,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fd96-734b-a733-4523b5045ddc",
+           *           "url": "https://203.0.113.10/listkeeper",
+           *           "types": [
+           *             "list_item.created"
+           *           ],
+           *           "schema_id": null,
+           *           "bot_id": null,
+           *           "status": "active",
+           *           "created_at": "2026-11-25T01:55:11.383Z",
+           *           "last_success_at": null,
+           *           "failing_since": null,
+           *           "last_error": null,
+           *           "disabled_at": null,
+           *           "disabled_reason": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['getWebhooksResponse200'];
         };
       };
@@ -3846,6 +4778,28 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fd96-734b-a733-4523b5045ddc",
+           *           "url": "https://203.0.113.10/listkeeper",
+           *           "types": [
+           *             "list_item.created"
+           *           ],
+           *           "schema_id": null,
+           *           "bot_id": null,
+           *           "status": "active",
+           *           "created_at": "2026-11-25T01:55:11.383Z",
+           *           "last_success_at": null,
+           *           "failing_since": null,
+           *           "last_error": null,
+           *           "disabled_at": null,
+           *           "disabled_reason": null
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['getWebhooksResponse200'];
         };
       };
@@ -3895,6 +4849,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *         "customer": "Ada",
+           *         "total": 12.5,
+           *         "paid": false,
+           *         "created_at": "2026-11-25T01:55:11.158Z",
+           *         "updated_at": "2026-11-25T01:55:11.205Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['updateListItemResponse200'];
         };
       };
@@ -3950,6 +4916,18 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": {
+           *         "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *         "customer": "Ada",
+           *         "total": 12.5,
+           *         "paid": false,
+           *         "created_at": "2026-11-25T01:55:11.158Z",
+           *         "updated_at": "2026-11-25T01:55:11.205Z"
+           *       }
+           *     }
+           */
           'application/json': components['schemas']['updateListItemResponse200'];
         };
       };
@@ -4010,6 +4988,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *           "customer": "Ada",
+           *           "total": 15,
+           *           "paid": false,
+           *           "created_at": "2026-11-25T01:55:11.158Z",
+           *           "updated_at": "2026-11-25T01:55:11.219Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['updateListItemsResponse200'];
         };
       };
@@ -4070,6 +5062,20 @@ export interface operations {
           [name: string]: unknown;
         };
         content: {
+          /**
+           * @example {
+           *       "data": [
+           *         {
+           *           "id": "01a21069-fcb6-7675-80b0-aa2fa91f3d9e",
+           *           "customer": "Ada",
+           *           "total": 15,
+           *           "paid": false,
+           *           "created_at": "2026-11-25T01:55:11.158Z",
+           *           "updated_at": "2026-11-25T01:55:11.219Z"
+           *         }
+           *       ]
+           *     }
+           */
           'application/json': components['schemas']['updateListItemsResponse200'];
         };
       };
