@@ -63,7 +63,14 @@ export const textOf = (field: string, max = 255) =>
           : `The ${field} field must be a string.`,
     })
     .max(max, `The ${field} field must not be greater than ${max} characters.`)
-    .refine((s) => !s.includes('\0'), `The ${field} field must not contain NUL characters.`);
+    .regex(/^[^\0]*$/, `The ${field} field must not contain NUL characters.`);
+
+/** Text that must be sent and not blank (blank counts as not sent, the one blank rule). */
+export const requiredTextOf = (field: string, max = 255) =>
+  z.preprocess(
+    trimmedOrUnsent,
+    textOf(field, max).regex(/\S/, `The ${field} field is required and must not be blank.`),
+  );
 
 export const optionalText = (field: string, max = 255) =>
   z.preprocess(trimmedOrUnsent, textOf(field, max).optional()).meta({ [BLANK_IS_UNSENT]: true });

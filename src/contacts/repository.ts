@@ -82,7 +82,8 @@ function listingWhere(scope: Scope, filters: ContactFilters): SQL {
   }
   if (filters.dateTo !== undefined) {
     // date_to is inclusive of its whole second: 12:00:00.999 is "at or before 12:00:00".
-    parts.push(sql`created_at < ${unixToIso(filters.dateTo + 1)}::timestamptz`);
+    // The second is added in Postgres: the last second of 9999 plus one has no ISO text.
+    parts.push(sql`created_at < ${unixToIso(filters.dateTo)}::timestamptz + interval '1 second'`);
   }
   return sql.join(parts, sql` AND `);
 }

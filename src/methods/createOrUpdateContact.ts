@@ -8,14 +8,14 @@ import {
   optionalText,
   phoneParam,
   tagsParam,
-  textOf,
+  requiredTextOf,
   trimmedOrUnsent,
 } from '../contacts/params.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
 import { domainErrors } from '../shared/errors.js';
-import { SCHEMA_RULES } from '../shared/paramTypes.js';
+import { SCHEMA_RULES, sentJsonSchema } from '../shared/paramTypes.js';
 import { created, defineMethod, ok } from './method.js';
 
 const messengerIdParam = (field: string) => optionalBoundedInt(field, 1, Number.MAX_SAFE_INTEGER);
@@ -36,7 +36,7 @@ const params = z
         error: 'The messenger field must be one of: telegram, max, viber, vk.',
       }),
     ),
-    name: z.preprocess(trimmedOrUnsent, textOf('name')),
+    name: requiredTextOf('name'),
     telegram_id: messengerIdParam('telegram_id'),
     telegram_username: usernameParam('telegram_username'),
     max_id: messengerIdParam('max_id'),
@@ -73,7 +73,7 @@ const params = z
     [SCHEMA_RULES]: {
       allOf: Object.entries(MESSENGER_IDS).map(([messenger, id]) => ({
         if: { properties: { messenger: { const: messenger } }, required: ['messenger'] },
-        then: { anyOf: id.params.map((param) => ({ required: [param] })) },
+        then: { anyOf: id.params.map(sentJsonSchema) },
       })),
     },
   });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { listContacts } from '../contacts/listing.js';
 import { pageLinks } from '../contacts/pageLinks.js';
 import { contactFilterParams, optionalBoundedInt, toFilters } from '../contacts/params.js';
-import { isBlank } from '../shared/paramTypes.js';
+import { IGNORED_WHEN, isBlank, sentJsonSchema } from '../shared/paramTypes.js';
 import type { ListedContact } from '../contacts/repository.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
@@ -52,15 +52,26 @@ export const getContacts = defineMethod({
       typeof input === 'object' && input !== null && isOffsetMode(input as Record<string, unknown>)
         ? { ...input, page: undefined, count: undefined }
         : input,
-    z.object({
-      ...contactFilterParams,
-      count: optionalBoundedInt('count', 1, 500),
-      page: optionalBoundedInt('page', 1, MAX_PAGE),
-      offset: optionalBoundedInt('offset', 0, Number.MAX_SAFE_INTEGER),
-      limit: optionalBoundedInt('limit', 1, 1000),
-      // getContacts: accepted and ignored; tags and variables are always returned
-      with: z.unknown().optional(),
-    }),
+    z
+      .object({
+        ...contactFilterParams,
+        count: optionalBoundedInt('count', 1, 500).describe(
+          'Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode',
+        ),
+        page: optionalBoundedInt('page', 1, MAX_PAGE).describe(
+          `Page mode: the page, 1 to ${MAX_PAGE} (default 1); ignored in offset mode`,
+        ),
+        offset: optionalBoundedInt('offset', 0, Number.MAX_SAFE_INTEGER),
+        limit: optionalBoundedInt('limit', 1, 1000),
+        // getContacts: accepted and ignored; tags and variables are always returned
+        with: z.unknown().optional(),
+      })
+      .meta({
+        [IGNORED_WHEN]: {
+          when: { anyOf: [sentJsonSchema('offset'), sentJsonSchema('limit')] },
+          properties: ['page', 'count'],
+        },
+      }),
   ),
   async handle(params, { caller, deps }) {
     const filters = toFilters(params);

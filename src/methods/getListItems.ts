@@ -3,7 +3,13 @@ import { pageOf } from '../openapi/responses/paging.js';
 import { z } from 'zod';
 import { ALL_OPERATORS } from '../lists/field-types/fieldType.js';
 import { SLUG_PATTERN } from '../lists/schemas/reservedSlugs.js';
-import { DOCUMENTED_AS, idParam, optionalInt } from '../shared/paramTypes.js';
+import {
+  ARRAY_AS_INDEXED,
+  BLANK_IS_UNSENT,
+  DOCUMENTED_AS,
+  idParam,
+  optionalInt,
+} from '../shared/paramTypes.js';
 import { queryItems } from '../lists/items/queryItems.js';
 import { defineMethod, ok } from './method.js';
 
@@ -53,12 +59,16 @@ export const getListItems = defineMethod({
     order_by: z
       .unknown()
       .optional()
-      .meta({ [DOCUMENTED_AS]: ORDER_BY_SCHEMA })
+      .meta({ [DOCUMENTED_AS]: ORDER_BY_SCHEMA, [BLANK_IS_UNSENT]: true })
       .describe('`<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order'),
     filters: z
       .unknown()
       .optional()
-      .meta({ [DOCUMENTED_AS]: FILTERS_SCHEMA })
+      .meta({
+        [DOCUMENTED_AS]: FILTERS_SCHEMA,
+        [ARRAY_AS_INDEXED]: true,
+        [BLANK_IS_UNSENT]: true,
+      })
       .describe(
         `Object: slug → value (equality) or \`"<operator>,<value>"\` with the operators ${ALL_OPERATORS.map((o) => `\`${o}\``).join(', ')}`,
       ),

@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import {
+  ARRAY_AS_INDEXED,
   BLANK_IS_UNSENT,
+  BLANK_JSON_SCHEMAS,
   DOCUMENTED_AS,
+  IGNORED_WHEN,
   SCHEMA_RULES,
   SINGLE_AS_ARRAY,
 } from '../shared/paramTypes.js';
@@ -38,18 +41,23 @@ export function toComponentSchemas(
         delete jsonSchema.pattern;
       }
       const meta = io === 'input' ? z.globalRegistry.get(zodSchema) : undefined;
-      if (meta?.[BLANK_IS_UNSENT]) allowBlank(jsonSchema as JsonSchema);
-      if (meta?.[SINGLE_AS_ARRAY]) allowSingle(jsonSchema as JsonSchema);
       const documented = (jsonSchema as JsonSchema)[DOCUMENTED_AS];
       if (documented !== undefined) {
         delete (jsonSchema as JsonSchema)[DOCUMENTED_AS];
         Object.assign(jsonSchema, documented);
       }
+      if (meta?.[SINGLE_AS_ARRAY]) allowSingle(jsonSchema as JsonSchema);
+      if (meta?.[ARRAY_AS_INDEXED]) allowIndexedArray(jsonSchema as JsonSchema);
+      if (meta?.[BLANK_IS_UNSENT]) allowBlank(jsonSchema as JsonSchema);
+      const ignored = (jsonSchema as JsonSchema)[IGNORED_WHEN] as IgnoredWhen | undefined;
+      if (ignored !== undefined) {
+        delete (jsonSchema as JsonSchema)[IGNORED_WHEN];
+        addRule(jsonSchema as JsonSchema, onlyUnless(jsonSchema as JsonSchema, ignored));
+      }
       const rules = (jsonSchema as JsonSchema)[SCHEMA_RULES];
       if (rules !== undefined) {
         delete (jsonSchema as JsonSchema)[SCHEMA_RULES];
-        const all = (jsonSchema as JsonSchema).allOf;
-        (jsonSchema as JsonSchema).allOf = [...(Array.isArray(all) ? all : []), rules];
+        addRule(jsonSchema as JsonSchema, rules as JsonSchema);
       }
     },
   });
@@ -59,12 +67,12 @@ export function toComponentSchemas(
     const rest: JsonSchema = { ...schema };
     delete rest.$schema;
     delete rest.$id;
-    out[id] = rest;
+    out[id] = withoutMarkers(rest) as JsonSchema;
   }
   return out;
 }
 
-const BLANK_BRANCHES: JsonSchema[] = [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }];
+const ANY_OF_KEYS = new Set(['anyOf', 'description', BLANK_IS_UNSENT]);
 
 /**
  * The one blank rule in the document's types: the value as described, or null, or text that
@@ -73,21 +81,74 @@ const BLANK_BRANCHES: JsonSchema[] = [{ type: 'null' }, { type: 'string', patter
 function allowBlank(schema: JsonSchema): void {
   const branches = schema.anyOf;
   if (Array.isArray(branches) && branches.some((b) => (b as JsonSchema).type === 'null')) return;
+  if (Array.isArray(branches) && Object.keys(schema).every((k) => ANY_OF_KEYS.has(k))) {
+    // already a choice (an array that takes one value alone, …): the blanks are two more
+    branches.push(...BLANK_JSON_SCHEMAS);
+    delete schema[BLANK_IS_UNSENT];
+    return;
+  }
+  asChoice(schema, (value) => [value, ...BLANK_JSON_SCHEMAS]);
+}
+
+const MARKERS = [BLANK_IS_UNSENT, SINGLE_AS_ARRAY, ARRAY_AS_INDEXED];
+
+/** The schema without the markers zod copied from the parameters' metadata (they are ours). */
+function withoutMarkers(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutMarkers);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !MARKERS.includes(key))
+      .map(([key, v]) => [key, withoutMarkers(v)]),
+  );
+}
+
+/** Rewrites `schema` in place as a choice between `branches(value)`; its description stays. */
+function asChoice(schema: JsonSchema, branches: (value: JsonSchema) => JsonSchema[]): void {
   const { description, ...value } = schema;
-  delete value[BLANK_IS_UNSENT];
+  for (const marker of MARKERS) delete value[marker];
   for (const key of Object.keys(schema)) delete schema[key];
   if (description !== undefined) schema.description = description;
-  schema.anyOf = [value, ...BLANK_BRANCHES];
+  schema.anyOf = branches(value);
+}
+
+function addRule(schema: JsonSchema, rule: JsonSchema): void {
+  const all = schema.allOf;
+  schema.allOf = [...(Array.isArray(all) ? all : []), rule];
+}
+
+interface IgnoredWhen {
+  when: JsonSchema;
+  properties: string[];
+}
+
+/**
+ * Moves the rules of properties that are ignored under a condition into an `if`/`else`: the
+ * property itself keeps only its description, so any value passes while the condition holds.
+ */
+function onlyUnless(schema: JsonSchema, { when, properties }: IgnoredWhen): JsonSchema {
+  const all = schema.properties as Record<string, JsonSchema>;
+  const rules: Record<string, JsonSchema> = {};
+  for (const name of properties) {
+    const { description, ...rest } = all[name]!;
+    rules[name] = rest;
+    all[name] = description === undefined ? {} : { description };
+  }
+  return { if: when, else: { properties: rules } };
+}
+
+/** An object that also takes an array, read as the object of its indexes (`data[0]=…`). */
+function allowIndexedArray(schema: JsonSchema): void {
+  asChoice(schema, (object) => [
+    object,
+    { type: 'array', description: 'read as the object of its indexes: ["a"] is {"0": "a"}' },
+  ]);
 }
 
 /** An array that also takes one of its items alone (shared/paramTypes.ts, oneOrMany). */
 function allowSingle(schema: JsonSchema): void {
   if (schema.type !== 'array' || schema.items === undefined) return;
-  const { description, ...array } = schema;
-  delete array[SINGLE_AS_ARRAY];
-  for (const key of Object.keys(schema)) delete schema[key];
-  if (description !== undefined) schema.description = description;
-  schema.anyOf = [array, array.items as JsonSchema];
+  asChoice(schema, (array) => [array, array.items as JsonSchema]);
 }
 
 /** Top-level properties of an object schema, looking through anyOf/oneOf/allOf branches. */

@@ -1,4 +1,5 @@
 import type { OpenApiDocument } from './document.js';
+import { BLANK_TEXT_PATTERN } from '../shared/paramTypes.js';
 import type { JsonSchema } from './jsonSchema.js';
 
 /**
@@ -221,8 +222,12 @@ function blankable(schema: JsonSchema): JsonSchema | undefined {
   if (!Array.isArray(branches) || !branches.some((b) => (b as JsonSchema).type === 'null')) {
     return undefined;
   }
-  return branches[0] as JsonSchema;
+  const values = (branches as JsonSchema[]).filter((b) => !isBlankBranch(b));
+  return values.length === 1 ? values[0] : { anyOf: values };
 }
+
+const isBlankBranch = (b: JsonSchema) =>
+  b.type === 'null' || (b.type === 'string' && b.pattern === BLANK_TEXT_PATTERN);
 
 function typeText(schema: JsonSchema, schemas: Record<string, JsonSchema>): string {
   const value = blankable(schema);

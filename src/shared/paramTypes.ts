@@ -40,6 +40,19 @@ export function isBlank(v: unknown): boolean {
 
 export const blankToUndefined = (v: unknown): unknown => (isBlank(v) ? undefined : v);
 
+/** The blank values of `isBlank` in JSON Schema, for the OpenAPI document. */
+export const BLANK_TEXT_PATTERN = '^\\s*$';
+export const BLANK_JSON_SCHEMAS: Record<string, unknown>[] = [
+  { type: 'null' },
+  { type: 'string', pattern: BLANK_TEXT_PATTERN },
+];
+
+/** JSON Schema of "`param` is sent": present with a value that is not blank. */
+export const sentJsonSchema = (param: string) => ({
+  required: [param],
+  properties: { [param]: { not: { anyOf: BLANK_JSON_SCHEMAS } } },
+});
+
 /** Marks a parameter whose blank value means "not sent", for the OpenAPI document. */
 export const BLANK_IS_UNSENT = 'x-blank-is-unsent';
 
@@ -50,10 +63,20 @@ export const BLANK_IS_UNSENT = 'x-blank-is-unsent';
 export const SCHEMA_RULES = 'x-schema-rules';
 
 /**
+ * Parameters of an object that are ignored, whatever their value, when a condition holds
+ * (getContacts' `page` and `count` in offset mode): `{ when: <JSON Schema>, properties: [...] }`.
+ * The document then states their rules only for when the condition does not hold.
+ */
+export const IGNORED_WHEN = 'x-ignored-when';
+
+/**
  * The JSON Schema of a parameter whose value the handler checks against the list (filters,
  * order_by): merged into what the document says of it.
  */
 export const DOCUMENTED_AS = 'x-documented-as';
+
+/** Marks an object parameter that also takes an array, read as keyed by index, for the document. */
+export const ARRAY_AS_INDEXED = 'x-array-as-indexed';
 
 /** Marks an array parameter that also takes one value alone, for the OpenAPI document. */
 export const SINGLE_AS_ARRAY = 'x-single-as-array';

@@ -160,15 +160,24 @@ describe('error bodies (the error rules) against the document', () => {
   });
 });
 
-describe('bounds the server enforces are in the document', () => {
-  const property = (method: string, name: string): Json => {
-    const params = doc.components.schemas[`${method}Params`] as Json;
-    const found = [params, ...(params.allOf ?? []), ...(params.anyOf ?? [])].find(
-      (s: Json) => s.properties?.[name],
-    );
-    return found?.properties[name];
+/**
+ * What the document says of a parameter: its rules, wherever they are (the params object, a
+ * branch of allOf/anyOf, or the `else` of a rule that ignores it under a condition).
+ */
+function property(method: string, name: string): Json {
+  const search = (schema: Json): Json | undefined => {
+    const own = schema?.properties?.[name];
+    if (own && Object.keys(own).some((k) => k !== 'description')) return own;
+    for (const branch of [...(schema?.allOf ?? []), ...(schema?.anyOf ?? []), schema?.else]) {
+      const found = branch && search(branch);
+      if (found) return found;
+    }
+    return undefined;
   };
+  return search(doc.components.schemas[`${method}Params`] as Json)!;
+}
 
+describe('bounds the server enforces are in the document', () => {
   it.each([
     ['getListItems', 'limit', 1, 1000],
     ['getListItems', 'page', 1, Number.MAX_SAFE_INTEGER],
@@ -202,11 +211,7 @@ describe('the blank rule in the document', () => {
   ])(
     '%s.%s also takes null and blank text, and the server reads them as not sent',
     async (method, name) => {
-      const params = doc.components.schemas[`${method}Params`] as Json;
-      const found = [params, ...(params.allOf ?? []), ...(params.anyOf ?? [])].find(
-        (s: Json) => s.properties?.[name],
-      );
-      const branches = found.properties[name].anyOf as Json[];
+      const branches = property(method, name).anyOf as Json[];
       expect(branches.slice(1)).toEqual([{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }]);
       if (method === 'createOrUpdateContact') return;
       const tenant = await makeTenant(t.db);
@@ -223,7 +228,15 @@ describe('the blank rule in the document', () => {
 describe('rules across parameters in the document', () => {
   it('createListSchema needs bot_id or project_uuid, and the server agrees', async () => {
     const text = JSON.stringify(doc.components.schemas.createListSchemaParams);
-    expect(text).toContain('{"anyOf":[{"required":["bot_id"]},{"required":["project_uuid"]}]}');
+    // each sent, that is present and not blank (the blank rule)
+    const sent = (name: string) =>
+      JSON.stringify({
+        required: [name],
+        properties: {
+          [name]: { not: { anyOf: [{ type: 'null' }, { type: 'string', pattern: '^\\s*$' }] } },
+        },
+      });
+    expect(text).toContain(`{"anyOf":[${sent('bot_id')},${sent('project_uuid')}]}`);
     const tenant = await makeTenant(t.db);
     const res = await call(
       t.app,
@@ -233,6 +246,46 @@ describe('rules across parameters in the document', () => {
     );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors).sort()).toEqual(['bot_id', 'project_uuid']);
+  });
+
+  it('createListSchema ignores project_uuid when bot_id is sent, and the document says so', async () => {
+    const params = doc.components.schemas.createListSchemaParams as Json;
+    const target = params.allOf[0];
+    expect(target.properties.project_uuid).toEqual({});
+    const rule = target.allOf.find((r: Json) => r.if);
+    expect(rule.if.required).toEqual(['bot_id']);
+    expect(rule.else.properties.project_uuid.anyOf[0].pattern).toMatch(/^\^\[0-9a-f\]/);
+    const tenant = await makeTenant(t.db);
+    const res = await call(
+      t.app,
+      'createListSchema',
+      {
+        bot_id: tenant.botId,
+        project_uuid: 12.5,
+        name: 'L',
+        fields: [{ name: 'A', slug: 'a', type: 'string' }],
+      },
+      { key: tenant.apiKey },
+    );
+    expect(res.status).toBe(201);
+  });
+
+  it('getContacts ignores page and count in offset mode, and the document says so', async () => {
+    const params = doc.components.schemas.getContactsParams as Json;
+    expect(Object.keys(params.properties.page)).toEqual(['description']);
+    const rule = params.allOf.find((r: Json) => r.if);
+    expect(rule.if.anyOf.map((c: Json) => c.required)).toEqual([['offset'], ['limit']]);
+    expect(Object.keys(rule.else.properties).sort()).toEqual(['count', 'page']);
+    const tenant = await makeTenant(t.db);
+    const offsetMode = await call(
+      t.app,
+      'getContacts',
+      { offset: 0, page: 'x', count: [1] },
+      { key: tenant.apiKey },
+    );
+    expect(offsetMode.status).toBe(200);
+    const pageMode = await call(t.app, 'getContacts', { page: 'x' }, { key: tenant.apiKey });
+    expect(pageMode.status).toBe(422);
   });
 
   it.each([
@@ -247,7 +300,9 @@ describe('rules across parameters in the document', () => {
       const rule = rules
         .flatMap((r: Json) => r.allOf ?? [])
         .find((r: Json) => r.if.properties.messenger.const === messenger);
-      expect(rule.then.anyOf).toEqual(ids.map((id) => ({ required: [id] })));
+      expect(rule.then.anyOf.map((r: Json) => r.required)).toEqual(ids.map((id) => [id]));
+      // sent means not blank: null is as good as leaving the ID out
+      expect(rule.then.anyOf[0].properties[ids[0]!].not).toBeDefined();
       const tenant = await makeTenant(t.db);
       const res = await call(
         t.app,
@@ -263,16 +318,18 @@ describe('rules across parameters in the document', () => {
 
 describe('filters and order_by in the document', () => {
   const props = () => (doc.components.schemas.getListItemsParams as Json).properties;
+  // the value as described; the other branches are the blank rule's (and an indexed array)
+  const valueOf = (name: string) => props()[name].anyOf[0];
 
   it('describe order_by as the server reads it', () => {
-    const pattern = new RegExp(props().order_by.pattern);
+    const pattern = new RegExp(valueOf('order_by').pattern);
     for (const ok of ['price', 'price,asc', 'price , DESC', 'created_at,desc'])
       expect(pattern.test(ok), ok).toBe(true);
     for (const bad of ['price,up', 'a,b,c', 'bad slug']) expect(pattern.test(bad), bad).toBe(false);
   });
 
   it('describe filters as an object of values, naming every operator', () => {
-    expect(props().filters).toMatchObject({
+    expect(valueOf('filters')).toMatchObject({
       type: 'object',
       additionalProperties: expect.any(Object),
     });

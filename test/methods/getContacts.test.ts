@@ -170,6 +170,9 @@ describe('date windows (getContacts: inclusive Unix seconds)', () => {
     [{ date_from: T0 + 31 }, () => [ids.web]],
     [{ date_from: T0 + 20, date_to: T0 + 20 }, () => [ids.vk]],
     [{ date_from: T0 + 41, date_to: T0 + 40 }, () => []],
+    // the last second of 9999, the highest bound allowed: a second later has no ISO text
+    [{ date_to: 253_402_300_799 }, () => [ids.telegram, ids.max, ids.vk, ids.viber, ids.web]],
+    [{ date_from: 253_402_300_799 }, () => []],
   ])('with %o lists exactly the contacts inside the window', async (window, expected) => {
     for (const via of TRANSPORTS) {
       const page = await get({ bot_id: owner.botId, ...window }, via);

@@ -1217,21 +1217,29 @@ export interface components {
       /** @description List ID */
       schema_id: string;
       /** @description Object: field slug → value in the field type's format */
-      data: {
-        [key: string]: unknown;
-      };
+      data:
+        | {
+            [key: string]: unknown;
+          }
+        | unknown[];
     };
     addListItemsParams: {
       /** @description List ID */
       schema_id: string;
       /** @description Each item: field slug → value in the field type's format */
       items:
-        | {
-            [key: string]: unknown;
-          }[]
-        | {
-            [key: string]: unknown;
-          };
+        | (
+            | {
+                [key: string]: unknown;
+              }
+            | unknown[]
+          )[]
+        | (
+            | {
+                [key: string]: unknown;
+              }
+            | unknown[]
+          );
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
@@ -1259,9 +1267,17 @@ export interface components {
       };
     };
     createListSchemaParams: ({
-      bot_id?: number;
-      project_uuid?: string;
-    } & (unknown | unknown)) & {
+      bot_id?: number | null | string;
+      project_uuid?: unknown;
+    } & (unknown &
+      (
+        | {
+            bot_id: unknown;
+          }
+        | {
+            project_uuid: unknown;
+          }
+      ))) & {
       name: string;
       fields:
         | {
@@ -1310,7 +1326,7 @@ export interface components {
       bot_id: number;
       /** @enum {string} */
       messenger: 'telegram' | 'max' | 'viber' | 'vk';
-      name: string;
+      name: string & (unknown & unknown);
       telegram_id?: number | null | string;
       telegram_username?: string | null;
       max_id?: number | null | string;
@@ -1343,28 +1359,26 @@ export interface components {
       /** @description Only these change types (default: all) */
       types?:
         | (
-            | (
-                | 'list_schema.created'
-                | 'list_schema.deleted'
-                | 'list_schema.field_added'
-                | 'list_schema.field_deleted'
-                | 'list_item.created'
-                | 'list_item.updated'
-                | 'list_item.deleted'
-                | 'contact.created'
-                | 'contact.updated'
-              )[]
-            | (
-                | 'list_schema.created'
-                | 'list_schema.deleted'
-                | 'list_schema.field_added'
-                | 'list_schema.field_deleted'
-                | 'list_item.created'
-                | 'list_item.updated'
-                | 'list_item.deleted'
-                | 'contact.created'
-                | 'contact.updated'
-              )
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
+          )[]
+        | (
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
           )
         | null
         | string;
@@ -1406,28 +1420,26 @@ export interface components {
       /** @description Only these change types */
       types?:
         | (
-            | (
-                | 'list_schema.created'
-                | 'list_schema.deleted'
-                | 'list_schema.field_added'
-                | 'list_schema.field_deleted'
-                | 'list_item.created'
-                | 'list_item.updated'
-                | 'list_item.deleted'
-                | 'contact.created'
-                | 'contact.updated'
-              )[]
-            | (
-                | 'list_schema.created'
-                | 'list_schema.deleted'
-                | 'list_schema.field_added'
-                | 'list_schema.field_deleted'
-                | 'list_item.created'
-                | 'list_item.updated'
-                | 'list_item.deleted'
-                | 'contact.created'
-                | 'contact.updated'
-              )
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
+          )[]
+        | (
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
           )
         | null
         | string;
@@ -1436,12 +1448,14 @@ export interface components {
       bot_id?: number | null | string;
       date_from?: number | null | string;
       date_to?: number | null | string;
-      count?: number | null | string;
-      page?: number | null | string;
+      /** @description Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode */
+      count?: unknown;
+      /** @description Page mode: the page, 1 to 1000000000 (default 1); ignored in offset mode */
+      page?: unknown;
       offset?: number | null | string;
       limit?: number | null | string;
       with?: unknown;
-    };
+    } & unknown;
     getListItemsParams: {
       /** @description List ID */
       schema_id: string;
@@ -1450,11 +1464,15 @@ export interface components {
       /** @description Page, from 1 (default 1) */
       page?: number | null | string;
       /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
-      order_by?: string;
+      order_by?: string | null;
       /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
-      filters?: {
-        [key: string]: string | number | boolean | null;
-      };
+      filters?:
+        | {
+            [key: string]: string | number | boolean | null;
+          }
+        | unknown[]
+        | null
+        | string;
       /** @description Only records linked to this contact through any contact field */
       contact_id?: number | null | string;
       /** @description Only records linked to this bot through any bot field */
@@ -1477,9 +1495,11 @@ export interface components {
       /** @description Record ID */
       item_id: string;
       /** @description Object: field slug → value in the field type's format */
-      data: {
-        [key: string]: unknown;
-      };
+      data:
+        | {
+            [key: string]: unknown;
+          }
+        | unknown[];
     };
     updateListItemsParams: {
       /** @description List ID */
@@ -1487,15 +1507,19 @@ export interface components {
       items:
         | {
             item_id: string;
-            data: {
-              [key: string]: unknown;
-            };
+            data:
+              | {
+                  [key: string]: unknown;
+                }
+              | unknown[];
           }[]
         | {
             item_id: string;
-            data: {
-              [key: string]: unknown;
-            };
+            data:
+              | {
+                  [key: string]: unknown;
+                }
+              | unknown[];
           };
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
@@ -1664,9 +1688,11 @@ export interface operations {
         /** @description List ID */
         schema_id: string;
         /** @description Object: field slug → value in the field type's format */
-        data: {
-          [key: string]: unknown;
-        };
+        data:
+          | {
+              [key: string]: unknown;
+            }
+          | unknown[];
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -1795,12 +1821,18 @@ export interface operations {
         schema_id: string;
         /** @description Each item: field slug → value in the field type's format */
         items:
-          | {
-              [key: string]: unknown;
-            }[]
-          | {
-              [key: string]: unknown;
-            };
+          | (
+              | {
+                  [key: string]: unknown;
+                }
+              | unknown[]
+            )[]
+          | (
+              | {
+                  [key: string]: unknown;
+                }
+              | unknown[]
+            );
         /** @description All or nothing (default true) */
         atomic?: boolean | null | string;
       };
@@ -2138,8 +2170,8 @@ export interface operations {
   createListSchemaViaGet: {
     parameters: {
       query: {
-        bot_id?: number;
-        project_uuid?: string;
+        bot_id?: number | null | string;
+        project_uuid?: unknown;
         name: string;
         fields:
           | {
@@ -2374,7 +2406,7 @@ export interface operations {
       query: {
         bot_id: number;
         messenger: 'telegram' | 'max' | 'viber' | 'vk';
-        name: string;
+        name: string & (unknown & unknown);
         telegram_id?: number | null | string;
         telegram_username?: string | null;
         max_id?: number | null | string;
@@ -2818,28 +2850,26 @@ export interface operations {
         /** @description Only these change types (default: all) */
         types?:
           | (
-              | (
-                  | 'list_schema.created'
-                  | 'list_schema.deleted'
-                  | 'list_schema.field_added'
-                  | 'list_schema.field_deleted'
-                  | 'list_item.created'
-                  | 'list_item.updated'
-                  | 'list_item.deleted'
-                  | 'contact.created'
-                  | 'contact.updated'
-                )[]
-              | (
-                  | 'list_schema.created'
-                  | 'list_schema.deleted'
-                  | 'list_schema.field_added'
-                  | 'list_schema.field_deleted'
-                  | 'list_item.created'
-                  | 'list_item.updated'
-                  | 'list_item.deleted'
-                  | 'contact.created'
-                  | 'contact.updated'
-                )
+              | 'list_schema.created'
+              | 'list_schema.deleted'
+              | 'list_schema.field_added'
+              | 'list_schema.field_deleted'
+              | 'list_item.created'
+              | 'list_item.updated'
+              | 'list_item.deleted'
+              | 'contact.created'
+              | 'contact.updated'
+            )[]
+          | (
+              | 'list_schema.created'
+              | 'list_schema.deleted'
+              | 'list_schema.field_added'
+              | 'list_schema.field_deleted'
+              | 'list_item.created'
+              | 'list_item.updated'
+              | 'list_item.deleted'
+              | 'contact.created'
+              | 'contact.updated'
             )
           | null
           | string;
@@ -3528,28 +3558,26 @@ export interface operations {
         /** @description Only these change types */
         types?:
           | (
-              | (
-                  | 'list_schema.created'
-                  | 'list_schema.deleted'
-                  | 'list_schema.field_added'
-                  | 'list_schema.field_deleted'
-                  | 'list_item.created'
-                  | 'list_item.updated'
-                  | 'list_item.deleted'
-                  | 'contact.created'
-                  | 'contact.updated'
-                )[]
-              | (
-                  | 'list_schema.created'
-                  | 'list_schema.deleted'
-                  | 'list_schema.field_added'
-                  | 'list_schema.field_deleted'
-                  | 'list_item.created'
-                  | 'list_item.updated'
-                  | 'list_item.deleted'
-                  | 'contact.created'
-                  | 'contact.updated'
-                )
+              | 'list_schema.created'
+              | 'list_schema.deleted'
+              | 'list_schema.field_added'
+              | 'list_schema.field_deleted'
+              | 'list_item.created'
+              | 'list_item.updated'
+              | 'list_item.deleted'
+              | 'contact.created'
+              | 'contact.updated'
+            )[]
+          | (
+              | 'list_schema.created'
+              | 'list_schema.deleted'
+              | 'list_schema.field_added'
+              | 'list_schema.field_deleted'
+              | 'list_item.created'
+              | 'list_item.updated'
+              | 'list_item.deleted'
+              | 'contact.created'
+              | 'contact.updated'
             )
           | null
           | string;
@@ -3725,8 +3753,10 @@ export interface operations {
         bot_id?: number | null | string;
         date_from?: number | null | string;
         date_to?: number | null | string;
-        count?: number | null | string;
-        page?: number | null | string;
+        /** @description Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode */
+        count?: unknown;
+        /** @description Page mode: the page, 1 to 1000000000 (default 1); ignored in offset mode */
+        page?: unknown;
         offset?: number | null | string;
         limit?: number | null | string;
         with?: unknown;
@@ -3944,11 +3974,15 @@ export interface operations {
         /** @description Page, from 1 (default 1) */
         page?: number | null | string;
         /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
-        order_by?: string;
+        order_by?: string | null;
         /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
-        filters?: {
-          [key: string]: string | number | boolean | null;
-        };
+        filters?:
+          | {
+              [key: string]: string | number | boolean | null;
+            }
+          | unknown[]
+          | null
+          | string;
         /** @description Only records linked to this contact through any contact field */
         contact_id?: number | null | string;
         /** @description Only records linked to this bot through any bot field */
@@ -4824,9 +4858,11 @@ export interface operations {
         /** @description Record ID */
         item_id: string;
         /** @description Object: field slug → value in the field type's format */
-        data: {
-          [key: string]: unknown;
-        };
+        data:
+          | {
+              [key: string]: unknown;
+            }
+          | unknown[];
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -4954,15 +4990,19 @@ export interface operations {
         items:
           | {
               item_id: string;
-              data: {
-                [key: string]: unknown;
-              };
+              data:
+                | {
+                    [key: string]: unknown;
+                  }
+                | unknown[];
             }[]
           | {
               item_id: string;
-              data: {
-                [key: string]: unknown;
-              };
+              data:
+                | {
+                    [key: string]: unknown;
+                  }
+                | unknown[];
             };
         /** @description All or nothing (default true) */
         atomic?: boolean | null | string;

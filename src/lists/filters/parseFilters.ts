@@ -1,3 +1,4 @@
+import { isBlank } from '../../shared/paramTypes.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import type { Operator } from '../field-types/fieldType.js';
@@ -46,7 +47,7 @@ function parseOne(field: StoredField, value: unknown): Outcome {
  * under `filters.<slug>`; a `filters` that is not an object under `filters`.
  */
 export function parseFilters(fields: readonly StoredField[], raw: unknown): Condition[] {
-  if (raw === undefined || raw === null || raw === '') return [];
+  if (raw === undefined || isBlank(raw)) return [];
   const filters = asObject(raw);
   if (!filters) throw domainErrors.invalid('filters', 'The filters field must be an object.');
   const bySlug = new Map(fields.map((f) => [f.slug, f]));

@@ -1,3 +1,4 @@
+import { isBlank } from '../../shared/paramTypes.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
 import { fieldTypeOf } from '../field-types/registry.js';
@@ -11,7 +12,7 @@ const invalid = (message: string) => domainErrors.invalid('order_by', `The order
  * a file or image field, or another direction is a 422 under `order_by`.
  */
 export function parseOrderBy(fields: readonly StoredField[], raw: unknown): Sort {
-  if (raw === undefined || raw === null || raw === '') return DEFAULT_SORT;
+  if (raw === undefined || isBlank(raw)) return DEFAULT_SORT;
   if (typeof raw !== 'string') return fail('must be a string like "slug,asc"');
   const parts = raw.split(',').map((p) => p.trim());
   if (parts.length > 2) return fail('must be "<field>,<direction>"');

@@ -1,17 +1,24 @@
 import { z } from 'zod';
 import type { Database } from '../../infra/db/client.js';
 import type { ValidationErrors } from '../../shared/errors.js';
-import { intParam, SCHEMA_RULES } from '../../shared/paramTypes.js';
+import {
+  BLANK_IS_UNSENT,
+  IGNORED_WHEN,
+  intParam,
+  isBlank,
+  SCHEMA_RULES,
+  sentJsonSchema,
+} from '../../shared/paramTypes.js';
 import { ALWAYS } from './fieldDefinition.js';
 import { findBot, findProject } from './repository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+const given = (v: unknown) => v !== undefined && !isBlank(v);
 
 /**
  * Where createListSchema puts the list: `bot_id` or `project_uuid`; when
  * both are sent `bot_id` wins and `project_uuid` is not looked at, not even validated.
- * Null and empty values count as not sent.
+ * Blank values (null, empty or whitespace text) count as not sent.
  */
 export const createTargetParams = z
   .preprocess(
@@ -28,11 +35,14 @@ export const createTargetParams = z
     },
     z
       .object({
-        bot_id: intParam().optional(),
+        bot_id: intParam()
+          .optional()
+          .meta({ [BLANK_IS_UNSENT]: true }),
         project_uuid: z
           .string({ error: 'must be a string' })
           .regex(UUID, 'must be a valid UUID')
-          .optional(),
+          .optional()
+          .meta({ [BLANK_IS_UNSENT]: true }),
       })
       .superRefine((target, ctx) => {
         if (target.bot_id !== undefined || target.project_uuid !== undefined) return;
@@ -42,7 +52,8 @@ export const createTargetParams = z
       }, ALWAYS),
   )
   .meta({
-    [SCHEMA_RULES]: { anyOf: [{ required: ['bot_id'] }, { required: ['project_uuid'] }] },
+    [SCHEMA_RULES]: { anyOf: [sentJsonSchema('bot_id'), sentJsonSchema('project_uuid')] },
+    [IGNORED_WHEN]: { when: sentJsonSchema('bot_id'), properties: ['project_uuid'] },
   });
 
 export interface CreateTarget {

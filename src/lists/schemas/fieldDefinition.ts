@@ -38,7 +38,8 @@ export const requiredText = (max = 255) =>
             : 'must be a string',
     })
     .trim()
-    .min(1, 'must not be blank')
+    // `\S`, not a minimum length: the document sees the text before it is trimmed
+    .regex(/\S/, 'must not be blank')
     .max(max, `may not be greater than ${max} characters`)
     // Postgres text and jsonb cannot hold U+0000, and jsonb refuses an unpaired surrogate.
     .refine(isStorableText, 'must not contain NUL characters or unpaired surrogates');
