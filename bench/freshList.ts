@@ -6,14 +6,14 @@ import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';
 import { BENCH_SERVER, benchDatabase } from './database.js';
-import { FIELDS } from './dataset.js';
+import { FIELDS, recordInput } from './dataset.js';
 
 /**
- * A new bench database `name` with one account, its project and bot, and an empty list of
- * the data set's ten fields: what the feed, webhook and import benches start from.
+ * A new bench database `name` (on `server`) with one account, its project and bot, and an
+ * empty list of the data set's ten fields: what the feed, webhook and import benches start from.
  */
-export async function freshList(name: string) {
-  const db = await benchDatabase(BENCH_SERVER, name, false);
+export async function freshList(name: string, server = BENCH_SERVER) {
+  const db = await benchDatabase(server, name, false);
   const handle: DatabaseHandle = connectPostgres(db.url, pino({ level: 'silent' }));
   const account = await createAccount(handle.db, { email: `${name}@bench.test` });
   const project = await createProject(handle.db, account.id, 'Bench');
@@ -36,3 +36,26 @@ export function recordWithoutContact(k: number, input: (k: number) => { contact?
   delete record.contact;
   return record;
 }
+
+/** Records 0 … count-1 of the data set into the list, 1,000 a request, through `serverUrl`'s API. */
+export async function loadRecords(
+  serverUrl: string,
+  apiKey: string,
+  listId: string,
+  count: number,
+) {
+  for (let k = 0; k < count; k += 1000) {
+    const res = await fetch(`${serverUrl}/api/v1/addListItems`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        schema_id: listId,
+        items: Array.from({ length: Math.min(1000, count - k) }, (_, i) => benchRecord(k + i)),
+      }),
+    });
+    if (res.status !== 201) throw new Error(`loading records: ${res.status} ${await res.text()}`);
+  }
+}
+
+/** Record k of the data set, for these contact-less databases. */
+export const benchRecord = (k: number) => recordWithoutContact(k, (n) => recordInput(n, 1, 1));

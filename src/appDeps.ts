@@ -9,6 +9,7 @@ import type { FieldCipher } from './lists/encryption/cipher.js';
 import type { ListsContext } from './lists/context.js';
 import type { RateLimiter } from './admission/limiters/limiter.js';
 import type { WebhookStats } from './webhooks/stats.js';
+import type { Replication } from './replication/replication.js';
 
 /** Everything the app needs, built by the process entry (main.ts) or by tests. */
 export interface AppDeps {
@@ -34,4 +35,6 @@ export interface AppDeps {
   contactPagingHints: PagingHints;
   /** this process's webhook deliveries, for /metrics */
   webhookStats: WebhookStats;
+  /** read replicas (DATABASE_REPLICA_URLS); absent: every query on the primary */
+  replication?: Replication<AppDeps>;
 }

@@ -59,12 +59,32 @@ const trustProxy = z.string().transform((text, ctx): boolean | string[] => {
   return z.NEVER;
 });
 
+/** `a, b,,c` → `['a', 'b', 'c']` */
+const commaList = (text: string) =>
+  text
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+
 /** Every environment variable the service reads (docs: README "Configuration"). */
 const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL')
     .optional(),
+  /** where migrations run, when DATABASE_URL goes through a transaction pooler (PgBouncer) */
+  DATABASE_MIGRATION_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL')
+    .optional(),
+  /** streaming replicas the read-only methods may use, comma-separated (docs/scaling.md) */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .transform(commaList)
+    .pipe(z.array(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'must be postgres:// URLs')))
+    .optional(),
+  /** off: no named prepared statements, no startup parameters (PgBouncer transaction pooling) */
+  PG_PREPARED_STATEMENTS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   DATA_DIR: z.string().min(1).default('./data'),
   REDIS_URL: z
     .string()
@@ -104,16 +124,7 @@ const envSchema = z.object({
   /** which X-Forwarded-For hops to believe for the client IP (Fastify's trustProxy) */
   TRUST_PROXY: trustProxy.optional(),
   ENCRYPTION_KEY: encryptionKey.optional(),
-  ENCRYPTION_OLD_KEYS: z
-    .string()
-    .transform((s) =>
-      s
-        .split(',')
-        .map((k) => k.trim())
-        .filter(Boolean),
-    )
-    .pipe(z.array(encryptionKey))
-    .optional(),
+  ENCRYPTION_OLD_KEYS: z.string().transform(commaList).pipe(z.array(encryptionKey)).optional(),
   DEPRECATED_METHODS: deprecatedMethods.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Prometheus metrics at /metrics (docs/developer-experience.md) */
@@ -135,6 +146,13 @@ const envSchema = z.object({
 
 export interface Config {
   databaseUrl: string | undefined;
+  /** Postgres: where migrations run (DATABASE_URL unless set), and whether statements are named */
+  postgres: {
+    migrationUrl: string | undefined;
+    preparedStatements: boolean;
+    /** streaming replicas for the read-only methods (empty: every query on the primary) */
+    replicaUrls: string[];
+  };
   dataDir: string;
   redisUrl: string | undefined;
   host: string;
@@ -198,6 +216,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     databaseUrl: e.DATABASE_URL,
+    postgres: {
+      migrationUrl: e.DATABASE_MIGRATION_URL ?? e.DATABASE_URL,
+      preparedStatements: e.PG_PREPARED_STATEMENTS === 'on',
+      replicaUrls: e.DATABASE_REPLICA_URLS ?? [],
+    },
     dataDir: e.DATA_DIR,
     redisUrl: e.REDIS_URL,
     host: e.HOST,

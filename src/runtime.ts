@@ -11,6 +11,9 @@ import { createListsContext } from './lists/context.js';
 import { WebhookStats } from './webhooks/stats.js';
 import { createFieldCipher } from './lists/encryption/cipher.js';
 import { connectRedis } from './infra/redis.js';
+import { ReplicaSet } from './infra/db/replicas.js';
+import { LastWrites } from './replication/lastWrites.js';
+import { createReplication } from './replication/readRouting.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -40,6 +43,10 @@ export function createRuntime(
     redis = connectRedis(config.redisUrl, log, 'listkeeper');
     subscriber = connectRedis(config.redisUrl, log, 'listkeeper-sub');
   }
+  const lastWrites =
+    config.postgres.replicaUrls.length > 0 && database.kind === 'postgres'
+      ? new LastWrites(database.db, redis, redisPrefix, log)
+      : undefined;
   const { authenticate, keyCache, limiter } = wireAdmission({
     config,
     db: database.db,
@@ -47,6 +54,7 @@ export function createRuntime(
     now: () => clock().getTime(),
     redis: redis && subscriber && { commands: redis, subscriber, prefix: redisPrefix },
     wrapLookup: options.wrapKeyLookup,
+    lastWriteKey: lastWrites && ((accountId) => lastWrites.key(accountId)),
   });
 
   const cipher = createFieldCipher(config.encryptionKey, config.encryptionOldKeys);
@@ -65,9 +73,18 @@ export function createRuntime(
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     webhookStats: new WebhookStats(),
   };
+  if (lastWrites) {
+    const replicas = new ReplicaSet(config.postgres.replicaUrls, database, log, {
+      preparedStatements: config.postgres.preparedStatements,
+    });
+    // until the first poll answers, every read goes to the primary
+    void replicas.start();
+    deps.replication = createReplication(deps, replicas, lastWrites);
+  }
   return {
     deps,
     async close() {
+      await deps.replication?.replicas.close();
       subscriber?.disconnect();
       redis?.disconnect();
       await database.close();

@@ -9,6 +9,11 @@ import type { Caller } from './caller.js';
 export interface Admission {
   caller: Caller;
   rate: RateDecision;
+  /**
+   * Read replicas: the WAL position of the account's last write as the request's Redis
+   * script read it ('' for none kept); undefined when not read — then reads use the primary.
+   */
+  lastWrite?: string;
 }
 
 export type KeyLookup = (hash: string) => Promise<Caller | undefined>;
@@ -41,6 +46,8 @@ export interface AuthenticatorParts {
   limiter: RateLimiter;
   failedAttempts: FailedAttempts;
   now: () => number;
+  /** read replicas: the Redis key of an account's last write position */
+  lastWriteKey?: (accountId: number) => string | undefined;
   /** with REDIS_URL: the key cache, and the request's one script (undefined: no answer) */
   redis?: {
     cache: KeyCache;

@@ -18,7 +18,7 @@ import type { CacheEntry, CacheTicket } from './keyCache.js';
  * Whenever the script gets no answer, the rest of the request takes the in-process path.
  */
 export function redisAdmission(
-  { lookup, limiter, failedAttempts }: AuthenticatorParts,
+  { lookup, limiter, failedAttempts, lastWriteKey }: AuthenticatorParts,
   { cache, count }: NonNullable<AuthenticatorParts['redis']>,
   inProcess: AdmissionPath,
 ): AdmissionPath {
@@ -29,6 +29,7 @@ export function redisAdmission(
         // A blocked or free account is refused anyway: its requests are not counted.
         accountKey: isAdmissible(caller) ? accountKey(caller.accountId) : undefined,
         expectVersion: expectEpoch,
+        lastWriteKey: lastWriteKey?.(caller.accountId),
       },
       nowMs,
     );
@@ -37,7 +38,7 @@ export function redisAdmission(
     assertAdmissible(caller);
     // Not counted by the script when the epoch had moved: the key was checked again first.
     const rate = counts.rate ?? (await limiter.hit(accountKey(caller.accountId), nowMs));
-    return { caller, rate };
+    return { caller, rate, lastWrite: counts.lastWrite };
   }
 
   /** Cache hit: the entry names the account, so one script does it all. */

@@ -28,13 +28,23 @@ export interface AdmissionWiring {
   redis?: { commands: Redis; subscriber: Redis; prefix: string };
   /** wraps the Postgres key lookup (tests count or pause it) */
   wrapLookup?: (lookup: KeyLookup) => KeyLookup;
+  /** read replicas: the Redis key of an account's last write position */
+  lastWriteKey?: (accountId: number) => string | undefined;
 }
 
 /**
  * The authenticator with its rate limits and key cache. With Redis, one gate decides for
  * all of them whether Redis answers (else the in-process limiters, and no cache).
  */
-export function wireAdmission({ config, db, log, now, redis, wrapLookup }: AdmissionWiring): {
+export function wireAdmission({
+  config,
+  db,
+  log,
+  now,
+  redis,
+  wrapLookup,
+  lastWriteKey,
+}: AdmissionWiring): {
   authenticate: Authenticator;
   keyCache: KeyCache;
   limiter: RateLimiter;
@@ -77,6 +87,7 @@ export function wireAdmission({ config, db, log, now, redis, wrapLookup }: Admis
     ),
     now,
     redis: shared,
+    lastWriteKey,
   });
   return { authenticate, keyCache, limiter };
 }

@@ -10,11 +10,13 @@ import { deprecationHeaders } from './deprecation.js';
 import { errors } from './errors.js';
 import { queryParams } from './queryParser.js';
 import { validateParams } from '../shared/validate.js';
+import { runRead } from '../replication/readRouting.js';
 
 /**
  * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:
  * method lookup → deprecation → parameters → auth → rate limit → idempotency key →
- * validation → handler (inside the key's transaction when the method changes data).
+ * validation → handler (inside the key's transaction when the method changes data; a read
+ * on a replica that has replayed the caller's writes, when there are replicas).
  */
 export function registerApiRoute(
   app: FastifyInstance,
@@ -39,7 +41,8 @@ export function registerApiRoute(
 
       const params = collectParams(request);
       // One step: with Redis, the key check and the count share one round trip.
-      const { caller, rate } = await deps.authenticate(extractApiKey(request, params), request.ip);
+      const admission = await deps.authenticate(extractApiKey(request, params), request.ip);
+      const { caller, rate } = admission;
       delete params.api_token;
 
       reply.header('x-ratelimit-limit', String(rate.limit));
@@ -50,8 +53,15 @@ export function registerApiRoute(
       const key = takeIdempotencyKey(request.headers[IDEMPOTENCY_HEADER], params);
       const run = (runDeps: AppDeps) =>
         runMethod(method, params, { caller, deps: runDeps, log: request.log });
-      if (key === undefined || !method.changesData) {
+      if (!method.changesData) {
+        const result = method.primaryOnly ? await run(deps) : await runRead(deps, admission, run);
+        return send(reply, result.status, result.body);
+      }
+      // read replicas: later reads of this account wait for a replica that has replayed this
+      const recordWrite = () => deps.replication?.lastWrites.record(caller.accountId);
+      if (key === undefined) {
         const result = await run(deps);
+        await recordWrite();
         return send(reply, result.status, result.body);
       }
       const keyed = { ownerId: caller.accountId, key, method: method.name, params };
@@ -61,6 +71,7 @@ export function registerApiRoute(
           )
         : await answerOnce(deps, keyed, run);
       if (answer.replayed) reply.header('idempotent-replayed', 'true');
+      else if (answer.status < 400) await recordWrite();
       reply.code(answer.status);
       if (answer.body === null) return reply.send();
       return reply.type('application/json; charset=utf-8').send(answer.body);

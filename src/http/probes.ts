@@ -26,6 +26,17 @@ export function registerProbes(app: FastifyInstance, deps: AppDeps): void {
       redis,
       limiter: deps.limiter.backend(),
       key_cache: deps.keyCache.isLive() ? 'live' : 'off',
+      // a replica that is down or behind is skipped, never a reason to be unready
+      ...(deps.replication
+        ? {
+            replicas: deps.replication.replicas.replicas.map(({ state }) => ({
+              name: state.name,
+              up: state.up,
+              replay_paused: state.paused,
+              lag_bytes: state.lagBytes ?? null,
+            })),
+          }
+        : {}),
     });
   });
 }

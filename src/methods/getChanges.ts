@@ -23,6 +23,7 @@ export const getChanges = defineMethod({
   ].join('\n'),
   example: { limit: 100 },
   changesData: false,
+  primaryOnly: "the feed's batches are bounded by the primary's snapshots (docs/changes.md)",
   success: [
     {
       status: 200,

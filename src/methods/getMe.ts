@@ -9,6 +9,7 @@ export const getMe = defineMethod({
   summary: 'The account the API key belongs to',
   example: {},
   changesData: false,
+  primaryOnly: 'answered from the key lookup, which stays on the primary',
   success: [{ status: 200, description: 'The account', body: z.object({ data: Account }) }],
   params: z.object({}),
   async handle(_params, { caller }) {

@@ -13,6 +13,7 @@ export const getWebhooks = defineMethod({
     'Oldest first. `status` failing: a batch is being retried (`failing_since`, `last_error`); disabled: delivery gave up after 24 hours of failures, or its changes were purged before they could be delivered (`disabled_at`, `disabled_reason`). The secret is never shown again.',
   example: {},
   changesData: false,
+  primaryOnly: "a webhook's delivery state changes every second; the list is small",
   success: [
     { status: 200, description: 'The webhooks', body: z.object({ data: z.array(Webhook) }) },
   ],

@@ -60,6 +60,11 @@ interface MethodDescription<S extends z.ZodType> {
    * `ctx.keyClaim`): a keyed call then needs no transaction of its own.
    */
   writesKeyWithChange?: boolean;
+  /**
+   * A read-only method that must not read from a replica, and why (docs/scaling.md): without
+   * it, a read-only method may be served by a replica that has replayed the caller's writes.
+   */
+  primaryOnly?: string;
   success: SuccessResponse[];
   /** the parameters: the schema the pipeline (or the handler itself) validates with */
   params: S;

@@ -2,6 +2,7 @@ import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RateLimiter } from '../admission/limiters/limiter.js';
 import type { DeliveryOutcome, WebhookStats } from '../webhooks/stats.js';
+import type { ReplicaState } from '../infra/db/replicas.js';
 
 export interface MetricsSources {
   limiter: RateLimiter;
@@ -9,6 +10,8 @@ export interface MetricsSources {
   clock: () => Date;
   /** Postgres only; embedded PGlite has no pool */
   pool?: pg.Pool;
+  /** read replicas (DATABASE_REPLICA_URLS), if any */
+  replicas?: readonly { state: ReplicaState }[];
 }
 
 /** What the request hook records for one API call. */
@@ -27,7 +30,13 @@ export interface Metrics {
  * The service's Prometheus metrics, on a registry of its own (not prom-client's global
  * one), so that several apps in one process (tests) never share counters.
  */
-export function createMetrics({ limiter, pool, webhooks, clock }: MetricsSources): Metrics {
+export function createMetrics({
+  limiter,
+  pool,
+  webhooks,
+  clock,
+  replicas,
+}: MetricsSources): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
 
@@ -65,6 +74,7 @@ export function createMetrics({ limiter, pool, webhooks, clock }: MetricsSources
 
   if (pool) registerPoolGauges(registry, pool);
   registerWebhookMetrics(registry, webhooks, clock);
+  if (replicas && replicas.length > 0) registerReplicaMetrics(registry, replicas);
 
   return {
     registry,
@@ -124,6 +134,41 @@ function registerWebhookMetrics(registry: Registry, stats: WebhookStats, clock: 
     registers: [registry],
     collect() {
       this.set(stats.oldestUndeliveredSeconds(clock()));
+    },
+  });
+}
+
+function registerReplicaMetrics(registry: Registry, replicas: readonly { state: ReplicaState }[]) {
+  const each = (set: (state: ReplicaState) => void) => () => replicas.forEach((r) => set(r.state));
+  new Gauge({
+    name: 'listkeeper_db_replica_up',
+    help: 'Whether a read replica answers and replays (1), or is skipped (0: down, paused, not a standby)',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      each((s) => this.set({ replica: s.name }, s.up && !s.paused ? 1 : 0))();
+    },
+  });
+  new Gauge({
+    name: 'listkeeper_db_replica_lag_bytes',
+    help: 'Bytes of WAL a read replica had not replayed at its last poll (-1: unknown)',
+    labelNames: ['replica'] as const,
+    registers: [registry],
+    collect() {
+      each((s) => this.set({ replica: s.name }, s.lagBytes ?? -1))();
+    },
+  });
+  new Counter({
+    name: 'listkeeper_db_replica_reads_total',
+    help: 'Reads served by a replica, and reads a replica failed (then served by the primary)',
+    labelNames: ['replica', 'outcome'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      each((s) => {
+        this.inc({ replica: s.name, outcome: 'served' }, s.reads);
+        this.inc({ replica: s.name, outcome: 'failed' }, s.failures);
+      })();
     },
   });
 }

@@ -23,6 +23,7 @@ export function registerMetrics(
     pool: deps.pool,
     webhooks: deps.webhookStats,
     clock: deps.clock,
+    replicas: deps.replication?.replicas.replicas,
   });
 
   app.addHook('onResponse', (request, reply, done) => {

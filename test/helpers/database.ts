@@ -22,6 +22,15 @@ async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
   }
 }
 
+/** The URL through the PgBouncer of a TEST_VIA_PGBOUNCER=1 run (globalSetup.ts), if any. */
+function viaPgbouncer(url: string): string | undefined {
+  const port = process.env.TEST_PGBOUNCER_PORT;
+  if (!port) return undefined;
+  const through = new URL(url);
+  through.port = port;
+  return through.toString();
+}
+
 /** A fresh database for one test file, cloned from the migrated template. */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env.LK_TEST_TEMPLATE ?? (await ensureTemplate());
@@ -39,7 +48,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     }
   });
   const url = databaseUrl(name);
-  const handle = connectPostgres(url, pino({ level: 'silent' }));
+  const handle = connectPostgres(viaPgbouncer(url) ?? url, pino({ level: 'silent' }), {
+    preparedStatements: !process.env.TEST_PGBOUNCER_PORT,
+  });
   return {
     name,
     url,

@@ -76,7 +76,49 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
     '--no-sync',
   ]);
   if (init.code !== 0) throw new Error(`initdb failed:\n${init.output}`);
-  const port = await freePort();
+  const cluster = clusterIn(dir, await freePort(), user);
+  await cluster.start();
+  return cluster;
+}
+
+/**
+ * A streaming replica of `primary`: pg_basebackup of it (`-R`: standby.signal and
+ * primary_conninfo written), started on a port of its own. initdb's trust rules already
+ * let 127.0.0.1 connect for replication.
+ */
+export async function startReplica(primary: PostgresCluster): Promise<PostgresCluster> {
+  const user = owner();
+  const dir = mkdtempSync(path.join(tmpdir(), 'lk-pg-replica-'));
+  if (user) chownSync(dir, user.uid, user.gid);
+  const backup = await runAs(user, `${PG_BIN}/pg_basebackup`, [
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(primary.port),
+    '-U',
+    'postgres',
+    '-D',
+    path.join(dir, 'data'),
+    '-R',
+    '-X',
+    'stream',
+    // an immediate checkpoint: the default waits for the next spread one (minutes)
+    '--checkpoint=fast',
+    '--no-sync',
+  ]);
+  if (backup.code !== 0) throw new Error(`pg_basebackup failed:\n${backup.output}`);
+  const replica = clusterIn(dir, await freePort(), user);
+  await replica.start();
+  return replica;
+}
+
+/** The cluster whose data directory is `dir`/data, served on `port`. */
+function clusterIn(
+  dir: string,
+  port: number,
+  user: { uid: number; gid: number } | undefined,
+): PostgresCluster {
+  const data = path.join(dir, 'data');
   const options = [
     `-p ${port}`,
     `-k ${dir}`,
@@ -135,7 +177,6 @@ export async function startPostgresCluster(): Promise<PostgresCluster> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
-  await cluster.start();
   return cluster;
 }
 

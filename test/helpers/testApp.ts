@@ -20,6 +20,8 @@ export interface TestAppOptions {
   clock?: () => Date;
   /** reuse a database (a second instance on the same data) */
   database?: TestDatabase;
+  /** share Redis keys with another app (two instances of one deployment) */
+  redisPrefix?: string;
 }
 
 export interface TestApp {
@@ -57,7 +59,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     { ...database.handle, close: async () => undefined },
     pino({ level: 'silent' }),
     {
-      redisPrefix: `lk_test:${randomBytes(6).toString('hex')}:`,
+      redisPrefix: options.redisPrefix ?? `lk_test:${randomBytes(6).toString('hex')}:`,
       clock: options.clock,
     },
   );

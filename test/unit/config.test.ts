@@ -79,6 +79,41 @@ describe('configuration (operations: every variable, validated at start)', () =>
     }
   });
 
+  it('names statements and migrates through DATABASE_URL unless told otherwise (PgBouncer)', () => {
+    const key = { ENCRYPTION_KEY: Buffer.alloc(32, 1).toString('base64') };
+    const url = 'postgres://u@pool:6432/lk';
+    expect(loadConfig({ DATABASE_URL: url, ...key }).postgres).toEqual({
+      migrationUrl: url,
+      preparedStatements: true,
+      replicaUrls: [],
+    });
+    const direct = 'postgres://u@db:5432/lk';
+    expect(
+      loadConfig({
+        DATABASE_URL: url,
+        DATABASE_MIGRATION_URL: direct,
+        PG_PREPARED_STATEMENTS: 'off',
+        ...key,
+      }).postgres,
+    ).toEqual({ migrationUrl: direct, preparedStatements: false, replicaUrls: [] });
+    expect(
+      loadConfig({
+        DATABASE_URL: direct,
+        DATABASE_REPLICA_URLS: ' postgres://u@r1/lk , postgres://u@r2/lk,',
+        ...key,
+      }).postgres.replicaUrls,
+    ).toEqual(['postgres://u@r1/lk', 'postgres://u@r2/lk']);
+    expect(problems({ DATABASE_REPLICA_URLS: 'postgres://u@r1/lk,redis://x' })).toEqual([
+      'invalid environment variable DATABASE_REPLICA_URLS.1: must be postgres:// URLs',
+    ]);
+    expect(problems({ PG_PREPARED_STATEMENTS: 'no' })).toEqual([
+      'invalid environment variable PG_PREPARED_STATEMENTS: must be on or off',
+    ]);
+    expect(problems({ DATABASE_MIGRATION_URL: 'mysql://x' })).toEqual([
+      'invalid environment variable DATABASE_MIGRATION_URL: must be a postgres:// URL',
+    ]);
+  });
+
   it('requires ENCRYPTION_KEY with DATABASE_URL', () => {
     expect(problems({ DATABASE_URL: base.DATABASE_URL })).toEqual([
       expect.stringMatching(/^missing environment variable ENCRYPTION_KEY/),

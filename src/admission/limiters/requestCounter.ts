@@ -6,8 +6,10 @@ import { decideOnTtl, windowKey } from './redisLimiter.js';
  * Everything an authenticated request needs from Redis, in one atomic round trip: the
  * version key (the shared key epoch), this window's failed attempts of the client, and
  * the account's hit, counted unless the client is at the brake or the version is not the
- * one the caller expected (then the caller re-checks the key first and counts after).
- * KEYS: version, failures[, account]. ARGV: brake, window TTL ms, expected version or ''.
+ * one the caller expected (then the caller re-checks the key first and counts after) —
+ * and, with read replicas, the WAL position of the account's last write ('' for none).
+ * KEYS: version, failures[, account[, last write]]. ARGV: brake, window TTL ms, expected
+ * version or ''.
  */
 const COUNT_SCRIPT = `
 local version = redis.call('GET', KEYS[1]) or '0'
@@ -17,7 +19,9 @@ if #KEYS < 3 or failures >= tonumber(ARGV[1]) or (ARGV[3] ~= '' and ARGV[3] ~= v
 end
 local count = redis.call('INCR', KEYS[3])
 if count == 1 then redis.call('PEXPIRE', KEYS[3], ARGV[2]) end
-return {version, failures, count, redis.call('PTTL', KEYS[3])}
+local lastWrite = ''
+if #KEYS >= 4 then lastWrite = redis.call('GET', KEYS[4]) or '' end
+return {version, failures, count, redis.call('PTTL', KEYS[3]), lastWrite}
 `;
 
 export interface CountQuery {
@@ -27,6 +31,8 @@ export interface CountQuery {
   accountKey?: string;
   /** count only while the version still has this value */
   expectVersion?: string;
+  /** read replicas: the key of the account's last write position (lastWrite.ts) */
+  lastWriteKey?: string;
 }
 
 export interface RequestCounts {
@@ -35,10 +41,14 @@ export interface RequestCounts {
   failures: number;
   /** the account's decision, when the hit was counted */
   rate?: RateDecision;
+  /** with `lastWriteKey`, when the hit was counted: the last write's position, '' for none */
+  lastWrite?: string;
 }
 
 type RedisWithCount = Redis & {
-  lkRequestCount(...args: Array<string | number>): Promise<[string, number, number?, number?]>;
+  lkRequestCount(
+    ...args: Array<string | number>
+  ): Promise<[string, number, number?, number?, string?]>;
 };
 
 export class RequestCounter {
@@ -65,7 +75,8 @@ export class RequestCounter {
     const msLeft = start + WINDOW_MS - nowMs;
     const keys = [versionKey, windowKey(prefix, query.failuresKey, start)];
     if (query.accountKey) keys.push(windowKey(prefix, query.accountKey, start));
-    const [version, failures, count, ttl] = await this.redis.lkRequestCount(
+    if (query.accountKey && query.lastWriteKey) keys.push(query.lastWriteKey);
+    const [version, failures, count, ttl, lastWrite] = await this.redis.lkRequestCount(
       keys.length,
       ...keys,
       brake,
@@ -76,6 +87,7 @@ export class RequestCounter {
       version,
       failures,
       rate: count === undefined ? undefined : decideOnTtl(count, limit, ttl ?? -1, msLeft),
+      lastWrite: query.lastWriteKey && count !== undefined ? (lastWrite ?? '') : undefined,
     };
   }
 }

@@ -23,6 +23,13 @@ const INT8_OID = 20;
 export interface PostgresOptions {
   max?: number;
   statementTimeoutMs?: number;
+  /**
+   * false behind a transaction pooler (PgBouncer 1.18): no statement is named, since the next
+   * transaction may run on a server connection that never saw it prepared, and no startup
+   * parameter is sent (PgBouncer refuses those it does not know; set statement_timeout on
+   * the role instead). Nothing else the service does keeps state in a session.
+   */
+  preparedStatements?: boolean;
 }
 
 export function connectPostgres(
@@ -30,6 +37,7 @@ export function connectPostgres(
   log: Pick<Logger, 'error'>,
   options: PostgresOptions = {},
 ): DatabaseHandle {
+  const named = options.preparedStatements ?? true;
   const pool = new pg.Pool({
     connectionString: url,
     // A pool of 10 beat 20 on two cores (docs/records.md).
@@ -37,7 +45,7 @@ export function connectPostgres(
     // Nothing waits forever: a dead server fails fast and the request gets 503.
     connectionTimeoutMillis: 2000,
     idleTimeoutMillis: 30_000,
-    statement_timeout: options.statementTimeoutMs ?? 15_000,
+    ...(named ? { statement_timeout: options.statementTimeoutMs ?? 15_000 } : {}),
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,
     // counts and ids arrive as int8; every value we store fits in a double.
     types: {
@@ -52,9 +60,31 @@ export function connectPostgres(
   // Nor may a checked-out one: pg-pool listens only to idle clients, and a client inside a
   // transaction, between two queries, emits 'error' with no listener when Postgres goes
   // away (the crash test stopped the process that way). Its next query fails instead.
-  pool.on('connect', (client) => client.on('error', () => undefined));
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+    if (!named) dropStatementNames(client);
+  });
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
   return { db, kind: 'postgres', pool, close: () => pool.end() };
+}
+
+type Query = (config: unknown, ...rest: unknown[]) => unknown;
+
+/**
+ * Every query of this client goes out unnamed: drizzle's `.prepare(name)` (the hot lookups)
+ * becomes an ordinary parameterised query, parsed each time, which any pooler passes through.
+ */
+function dropStatementNames(client: pg.PoolClient): void {
+  // the class's query, looked up at each call (so a wrapper installed later still sees it)
+  const classQuery = () => (Object.getPrototypeOf(client) as { query: Query }).query;
+  (client as unknown as { query: Query }).query = (config, ...rest) =>
+    classQuery().call(
+      client,
+      typeof config === 'object' && config !== null && 'name' in config && !('submit' in config)
+        ? { ...config, name: undefined }
+        : config,
+      ...rest,
+    );
 }
 
 export async function openEmbedded(dataDir: string): Promise<DatabaseHandle & { pglite: PGlite }> {

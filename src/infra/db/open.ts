@@ -9,11 +9,13 @@ import { migrateEmbedded, migratePostgres } from './migrate.js';
 /** Opens the configured database with every migration applied: Postgres, or embedded PGlite. */
 export async function openMigratedDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    const handle = connectPostgres(config.databaseUrl, log);
+    const handle = connectPostgres(config.databaseUrl, log, {
+      preparedStatements: config.postgres.preparedStatements,
+    });
     try {
       // Before anything is written: acknowledged writes must survive a crash.
       await assertDurable(handle.db);
-      await migratePostgres(config.databaseUrl);
+      await migratePostgres(config.postgres.migrationUrl ?? config.databaseUrl);
     } catch (err) {
       await handle.close();
       throw err;
