@@ -111,10 +111,11 @@ async function upsertVariables(db: Db, records: ImportRecord[], ids: Map<number,
   );
   if (rows.length === 0) return;
   await db.execute(
-    sql`INSERT INTO contact_variables (contact_id, name, value, type)
-        SELECT v.contact_id, v.name, v.value, v.type
+    sql`INSERT INTO contact_variables (contact_id, name, value, type, owner_id)
+        SELECT v.contact_id, v.name, v.value, v.type, c.owner_id
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           AS v(contact_id bigint, name text, value text, type smallint)
+        JOIN contacts c ON c.id = v.contact_id
         ON CONFLICT (contact_id, name) DO UPDATE SET value = excluded.value, type = excluded.type`,
   );
 }

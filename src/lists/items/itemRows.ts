@@ -42,8 +42,8 @@ export async function insertItemRow(
           where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning ${LIST_FOR_CHANGES})
         , inserted as (
-        insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
-        select ${id}, bumped.id, ${JSON.stringify(changes.data)}::jsonb,
+        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
+        select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.data)}::jsonb,
                ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(values)}
         from bumped
         returning id, data, created_at, updated_at)
@@ -93,8 +93,8 @@ export async function insertItemRows(
           where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning ${LIST_FOR_CHANGES}),
         inserted as (
-          insert into ${listItems} (id, schema_id, data, created_at, updated_at${sql.join(columns)})
-          select u.id, bumped.id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
+          insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
+          select u.id, bumped.id, bumped.owner_id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
           from bumped, jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
             as u(id text, d jsonb${sql.join(shape)})
           returning id, data, created_at, updated_at),

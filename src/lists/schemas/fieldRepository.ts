@@ -103,7 +103,9 @@ export async function removeField(
       .where(eq(listSchemas.id, schemaId))
       .returning();
     await recordListChange(tx, 'list_schema.field_deleted', changed!);
-    await tx.insert(listFieldErasures).values({ schemaId, slug, slot: removed.slot ?? null });
+    await tx
+      .insert(listFieldErasures)
+      .values({ schemaId, slug, slot: removed.slot ?? null, ownerId: changed!.ownerId });
     return { removed };
   });
 }

@@ -88,6 +88,8 @@ export const contactVariables = pgTable(
       .references(() => contacts.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     value: text('value'),
+    /** the contact's owner (the tenant key; filled in the background for older rows) */
+    ownerId: bigint('owner_id', { mode: 'number' }),
     /** 0 text, 1 image, 2 document, 3 audio, 4 video */
     type: smallint('type').notNull().default(0),
     schemaId: bigint('schema_id', { mode: 'number' }),

@@ -1,4 +1,4 @@
-import { primaryKey, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, primaryKey, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { listSchemas } from './listSchemas.js';
 
 /**
@@ -14,6 +14,8 @@ export const listFieldErasures = pgTable(
       .notNull()
       .references(() => listSchemas.id, { onDelete: 'cascade' }),
     slug: text('slug').notNull(),
+    /** the list's owner (the tenant key; filled in the background for older rows) */
+    ownerId: bigint('owner_id', { mode: 'number' }),
     /** the slot column the field used, cleared together with `data -> slug` */
     slot: text('slot'),
     /** keyset position (created_at, id) of the last erased batch; null before the first */

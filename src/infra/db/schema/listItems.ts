@@ -12,6 +12,11 @@ export const listItems = pgTable(
   {
     id: text('id').primaryKey(),
     schemaId: text('schema_id').notNull(),
+    /**
+     * The list's owner, the tenant key Citus would distribute by (docs/scaling.md). Written
+     * with every record; rows from before it are filled in the background (backfillOwners.ts).
+     */
+    ownerId: bigint('owner_id', { mode: 'number' }),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     t1: text('t1'),
     t2: text('t2'),
