@@ -15,35 +15,37 @@ interface Target {
 }
 
 /**
+ * A batch of `table` (primary key `id` of type `key`) after `last`: owner_id from the row of
+ * `parent` that `link` points to.
+ */
+const alongPrimaryKey =
+  (table: string, key: 'text' | 'bigint', parent: string, link: string) =>
+  (last: string | null, size: number) => {
+    const t = sql.identifier(table);
+    return sql`
+      with batch as (
+        select id from ${t} where ${last === null ? sql`true` : sql`id > ${last}::${sql.raw(key)}`}
+        order by id limit ${size}),
+      filled as (
+        update ${t} target set owner_id = p.owner_id
+        from batch b, ${sql.identifier(parent)} p
+        where target.id = b.id and target.owner_id is null and p.id = target.${sql.identifier(link)}
+        returning 1)
+      select (select max(id)::text from batch) as last, (select count(*)::int from filled) as filled`;
+  };
+
+/**
  * The tables that gained `owner_id` (migration 0011), each walked once along its primary key
  * in the order given. New rows are written with their owner; this fills the rows from before.
  */
 const TARGETS: Target[] = [
   {
     table: 'list_items',
-    batch: (last, size) => sql`
-      with batch as (
-        select id from list_items where ${last === null ? sql`true` : sql`id > ${last}`}
-        order by id limit ${size}),
-      filled as (
-        update list_items i set owner_id = s.owner_id
-        from batch b, list_schemas s
-        where i.id = b.id and i.owner_id is null and s.id = i.schema_id
-        returning 1)
-      select (select max(id) from batch) as last, (select count(*)::int from filled) as filled`,
+    batch: alongPrimaryKey('list_items', 'text', 'list_schemas', 'schema_id'),
   },
   {
     table: 'contact_variables',
-    batch: (last, size) => sql`
-      with batch as (
-        select id from contact_variables where ${last === null ? sql`true` : sql`id > ${last}::bigint`}
-        order by id limit ${size}),
-      filled as (
-        update contact_variables v set owner_id = c.owner_id
-        from batch b, contacts c
-        where v.id = b.id and v.owner_id is null and c.id = v.contact_id
-        returning 1)
-      select (select max(id)::text from batch) as last, (select count(*)::int from filled) as filled`,
+    batch: alongPrimaryKey('contact_variables', 'bigint', 'contacts', 'contact_id'),
   },
   {
     // a handful of rows at any time (erasures in progress): one statement
