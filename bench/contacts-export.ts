@@ -195,7 +195,12 @@ async function main() {
     listed.items.map((c) => c.json).join(',');
     listingMs += ms(start);
     start = process.hrtime.bigint();
-    const rows = await pageOfContacts(db, { botId }, {}, { afterId, skip: 0, limit: LIMIT });
+    const rows = await pageOfContacts(
+      db,
+      { ownerId, botId },
+      {},
+      { afterId, skip: 0, limit: LIMIT },
+    );
     rows.map((c) => c.json).join(',');
     keysetMs += ms(start);
     if (rows.length < LIMIT) break;

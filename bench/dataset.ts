@@ -222,8 +222,8 @@ async function build(db: Database, url: string, shape: DatasetShape, log: (l: st
   const flush = async () => {
     if (cols.id!.length === 0) return;
     await client.query(
-      `insert into list_items (id, schema_id, data, created_at, updated_at, ${slotNames.join(', ')})
-       select id, s, d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
+      `insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, ${slotNames.join(', ')})
+       select id, s, (select owner_id from list_schemas where id = s), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
          $1::text[], $2::text[], $3::jsonb[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
          $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[], $12::timestamptz[], $13::bigint[])
          as u(id, s, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)`,
@@ -309,8 +309,8 @@ async function buildContacts(
              timestamptz '2023-01-01' + i * interval '30 seconds'
       from generate_series(0, ${count - 1}) as i`);
     await db.execute(sql`
-      insert into contact_variables (contact_id, name, value)
-      select c.id, v.name, v.value from contacts c
+      insert into contact_variables (contact_id, owner_id, name, value)
+      select c.id, c.owner_id, v.name, v.value from contacts c
       cross join lateral (values ('utm_source', 'ads'), ('utm_campaign', 'c' || (c.id % 7))) as v(name, value)
       where c.bot_id = ${bot} and c.id % 10 = 0`);
     await db.execute(sql`update bots set subscriber_count = ${count} where id = ${bot}`);

@@ -219,8 +219,8 @@ async function loadData(
           for (const s of slotNames) cols[s]!.push(changes.slots[s] ?? null);
         }
         await client.query(
-          `insert into list_items (id, schema_id, data, created_at, updated_at, ${slotNames.join(', ')})
-           select id, $1, d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
+          `insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, ${slotNames.join(', ')})
+           select id, $1, (select owner_id from list_schemas where id = $1), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
              $2::text[], $3::jsonb[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
              $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[], $12::timestamptz[],
              $13::bigint[]) as u(id, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)`,

@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import { purgeOldChanges } from './changes/purge.js';
-import { backfillOwners } from './infra/db/backfillOwners.js';
 import { purgeExpiredKeys } from './idempotency/purge.js';
 import type { Database } from './infra/db/client.js';
 import { isDatabaseUnavailable } from './infra/db/errors.js';
@@ -15,8 +14,7 @@ export interface MaintenanceLoop {
 /**
  * The background work: records of deleted lists (lists/schemas/reclaim.ts), values of
  * deleted fields whose erase was cut short (fieldErasure.ts), expired idempotency keys
- * (idempotency/purge.ts), changes past the feed's retention (changes/purge.ts) and, once,
- * the owners of rows from before `owner_id` (infra/db/backfillOwners.ts). Runs once at
+ * (idempotency/purge.ts) and changes past the feed's retention (changes/purge.ts). Runs once at
  * start, so work left by a previous process resumes, then every `intervalMs`. The
  * timer is unref'd: it never keeps the process alive.
  */
@@ -38,12 +36,10 @@ export function startMaintenanceLoop(
       const reclaimed = await reclaimDeletedLists(db, { signal });
       const purgedKeys = await purgeExpiredKeys(db, signal);
       const purgedChanges = await purgeOldChanges(db, changesRetentionDays, signal);
-      // once per table and database: rows from before owner_id existed (migration 0011)
-      const ownersFilled = await backfillOwners(db, { signal });
       const work = erased + reclaimed.items + reclaimed.lists + purgedKeys + purgedChanges;
-      if (work + ownersFilled > 0) {
+      if (work > 0) {
         log.info(
-          { erasedFields: erased, ...reclaimed, purgedKeys, purgedChanges, ownersFilled },
+          { erasedFields: erased, ...reclaimed, purgedKeys, purgedChanges },
           'background clean-up',
         );
       }

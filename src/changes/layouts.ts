@@ -13,9 +13,10 @@ export class LayoutCache {
 
   constructor(private readonly max = 5_000) {}
 
-  /** The layouts of `wanted` (schema id and layout number), read in one query if unknown. */
+  /** The layouts of `ownerId`'s `wanted` (schema id and layout number), read in one query if unknown. */
   async fieldsOf(
     db: Pick<Database, 'execute'>,
+    ownerId: number,
     wanted: readonly { schemaId: string; layout: number }[],
   ): Promise<(schemaId: string, layout: number) => StoredField[] | undefined> {
     const found = new Map<string, StoredField[]>();
@@ -32,7 +33,8 @@ export class LayoutCache {
         sql`select l.schema_id, l.layout, l.fields from list_layouts l
             join jsonb_to_recordset(${JSON.stringify([...missing.values()])}::jsonb)
               as w("schemaId" text, layout int)
-              on l.schema_id = w."schemaId" and l.layout = w.layout`,
+              on l.schema_id = w."schemaId" and l.layout = w.layout
+            where l.owner_id = ${ownerId}`,
       );
       for (const row of rows) {
         const k = key(row.schema_id, Number(row.layout));

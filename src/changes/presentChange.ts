@@ -18,6 +18,7 @@ interface StoredItem {
  * its sealed values decrypted only now; lists and contacts were rendered when written.
  */
 export async function presentChanges(
+  accountId: number,
   rows: readonly ChangeRow[],
   db: Pick<Database, 'execute'>,
   cipher: FieldCipher,
@@ -26,7 +27,7 @@ export async function presentChanges(
   const wanted = rows.flatMap((r) =>
     r.layout !== null && r.schemaId !== null ? [{ schemaId: r.schemaId, layout: r.layout }] : [],
   );
-  const fieldsOf = await layouts.fieldsOf(db, wanted);
+  const fieldsOf = await layouts.fieldsOf(db, accountId, wanted);
   return rows.map((row) => {
     const entries: [string, unknown][] = [
       ['id', row.seq],

@@ -26,7 +26,7 @@ export async function recordContactChanges(
   const created = `{${changed.flatMap((c) => (c.created ? [c.id] : [])).join(',')}}`;
   const rows = await queryRows<{ id: string | number; json: string }>(
     db,
-    sql`WITH rendered AS (${contactsAsJson(sql`SELECT unnest(${ids}::bigint[]) AS id`)}),
+    sql`WITH rendered AS (${contactsAsJson(ownerId, sql`SELECT unnest(${ids}::bigint[]) AS id`)}),
       feed AS (
         INSERT INTO changes (account_id, type, bot_id, contact_id, data)
         SELECT ${ownerId}::bigint,

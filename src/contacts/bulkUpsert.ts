@@ -46,7 +46,8 @@ export async function upsertContactsInBulk(
     const created = [...byKey.values()].filter((r) => r.created).length;
     if (created > 0) {
       await tx.execute(
-        sql`UPDATE bots SET subscriber_count = subscriber_count + ${created} WHERE id = ${botId}`,
+        sql`UPDATE bots SET subscriber_count = subscriber_count + ${created}
+            WHERE owner_id = ${ownerId} AND id = ${botId}`,
       );
     }
     const json = await recordContactChanges(tx, ownerId, botId, [...byKey.values()]);
@@ -89,7 +90,7 @@ function upsertGroup(
     FROM jsonb_to_recordset(${JSON.stringify(records)}::jsonb) AS i(messenger text, name text,
       phone text, email text, address text, tags text, telegram_id bigint, telegram_username text,
       max_user_id bigint, max_username text, vk_user_id bigint, viber_id text)
-    ON CONFLICT (bot_id, messenger, messenger_key) DO UPDATE SET
+    ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO UPDATE SET
       name = excluded.name,
       -- these change only when sent non-empty (they cannot be cleared)
       phone = coalesce(excluded.phone, c.phone),

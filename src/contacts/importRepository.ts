@@ -68,7 +68,7 @@ async function updateExisting(db: Db, bot: ImportBot, records: ImportRecord[]) {
     db,
     sql`UPDATE contacts c SET ${sql.join(sets, sql`, `)}, updated_at = now()
         FROM ${recordset(keyed)}
-        WHERE c.bot_id = ${bot.id} AND c.messenger = i.messenger AND c.messenger_key = i.key
+        WHERE c.owner_id = ${bot.ownerId} AND c.bot_id = ${bot.id} AND c.messenger = i.messenger AND c.messenger_key = i.key
         RETURNING i.line, c.id`,
   );
   return new Map(rows.map((r) => [Number(r.line), Number(r.id)]));
@@ -97,7 +97,7 @@ async function insertNew(db: Db, bot: ImportBot, records: ImportRecord[]) {
             coalesce(ARRAY(SELECT jsonb_array_elements_text(input.tags)), '{}'),
             coalesce(preview, false), coalesce(created_at, now()), unsubscribed_at
           FROM input
-          ON CONFLICT (bot_id, messenger, messenger_key) DO NOTHING
+          ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO NOTHING
           RETURNING id
         )
         SELECT input.line, input.new_id AS id FROM input JOIN inserted ON inserted.id = input.new_id`,
@@ -105,7 +105,12 @@ async function insertNew(db: Db, bot: ImportBot, records: ImportRecord[]) {
   return new Map(rows.map((r) => [Number(r.line), Number(r.id)]));
 }
 
-async function upsertVariables(db: Db, records: ImportRecord[], ids: Map<number, number>) {
+async function upsertVariables(
+  db: Db,
+  bot: ImportBot,
+  records: ImportRecord[],
+  ids: Map<number, number>,
+) {
   const rows = records.flatMap((r) =>
     r.variables.map((v) => ({ contact_id: ids.get(r.line), ...v })),
   );
@@ -115,8 +120,8 @@ async function upsertVariables(db: Db, records: ImportRecord[], ids: Map<number,
         SELECT v.contact_id, v.name, v.value, v.type, c.owner_id
         FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
           AS v(contact_id bigint, name text, value text, type smallint)
-        JOIN contacts c ON c.id = v.contact_id
-        ON CONFLICT (contact_id, name) DO UPDATE SET value = excluded.value, type = excluded.type`,
+        JOIN contacts c ON c.owner_id = ${bot.ownerId} AND c.id = v.contact_id
+        ON CONFLICT (owner_id, contact_id, name) DO UPDATE SET value = excluded.value, type = excluded.type`,
   );
 }
 
@@ -160,7 +165,7 @@ export async function writeImportBatch(
       ).length;
       pending = pending.filter((r) => !ids.has(r.line));
     }
-    await upsertVariables(tx, records, ids);
+    await upsertVariables(tx, bot, records, ids);
     const fresh = new Set(created);
     await recordContactChanges(
       tx,
@@ -170,7 +175,8 @@ export async function writeImportBatch(
     );
     if (newSubscribers > 0) {
       await tx.execute(
-        sql`UPDATE bots SET subscriber_count = subscriber_count + ${newSubscribers} WHERE id = ${bot.id}`,
+        sql`UPDATE bots SET subscriber_count = subscriber_count + ${newSubscribers}
+            WHERE owner_id = ${bot.ownerId} AND id = ${bot.id}`,
       );
     }
     return { imported, updated };

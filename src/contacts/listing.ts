@@ -62,7 +62,7 @@ async function resolve(
   if (dateFrom !== undefined && dateTo !== undefined && dateFrom > dateTo) return null;
   const state = await readScopeState(deps.db, ownerId, filters.botId);
   if (!state) return null;
-  const scope: Scope = filters.botId === undefined ? { ownerId } : { botId: filters.botId };
+  const scope: Scope = { ownerId, botId: filters.botId };
   return { scope, state, key: hintKey(ownerId, filters, state.version) };
 }
 

@@ -27,10 +27,13 @@ export const contactColumns = sql`
       'id', v.id, 'name', v.name, 'value', v.value, 'type', v.type,
       'schema_id', v.schema_id, 'deletable', v.deletable, 'payload', v.payload
     ) ORDER BY v.id), '[]'::json)
-   FROM contact_variables v WHERE v.contact_id = c.id) AS variables`;
+   FROM contact_variables v WHERE v.owner_id = c.owner_id AND v.contact_id = c.id) AS variables`;
 
-/** Whose contacts a listing reads: one bot (already checked to be the caller's), or all of an owner's. */
-export type Scope = { botId: number } | { ownerId: number };
+/** Whose contacts a listing reads: all of an owner's, or one of its bots (already checked). */
+export interface Scope {
+  ownerId: number;
+  botId?: number;
+}
 
 /** What contact_stats says about a scope: the paging version and the unfiltered total. */
 export interface ScopeState {
@@ -59,8 +62,8 @@ export async function readScopeState(
   const [row] = await queryRows<ScopeState>(
     db,
     sql`SELECT coalesce(s.version, 0) AS "version", coalesce(s.live_count, 0) AS "liveCount"
-        FROM bots b LEFT JOIN contact_stats s ON s.bot_id = b.id
-        WHERE b.id = ${botId} AND b.owner_id = ${ownerId}`,
+        FROM bots b LEFT JOIN contact_stats s ON s.owner_id = b.owner_id AND s.bot_id = b.id
+        WHERE b.owner_id = ${ownerId} AND b.id = ${botId}`,
   );
   return row ? toScopeState(row) : null;
 }
@@ -73,7 +76,8 @@ function toScopeState(row: ScopeState): ScopeState {
 /** The listing's WHERE: scope, preview excluded (getContacts), inclusive date window. */
 function listingWhere(scope: Scope, filters: ContactFilters): SQL {
   const parts: SQL[] = [
-    'botId' in scope ? sql`bot_id = ${scope.botId}` : sql`owner_id = ${scope.ownerId}`,
+    sql`owner_id = ${scope.ownerId}`,
+    ...(scope.botId === undefined ? [] : [sql`bot_id = ${scope.botId}`]),
     // spelled exactly as the partial indexes' predicate so the planner can use them
     sql`NOT "preview"`,
   ];
@@ -127,6 +131,7 @@ export async function pageOfContacts(
   const rows = await queryRows<ListedContact>(
     db,
     contactsAsJson(
+      scope.ownerId,
       sql`SELECT id FROM contacts
           WHERE ${listingWhere(scope, filters)} AND id > ${afterId}
           ORDER BY id OFFSET ${skip} LIMIT ${limit}`,
@@ -135,10 +140,14 @@ export async function pageOfContacts(
   return rows.map((row) => ({ id: Number(row.id), json: row.json }));
 }
 
-export async function contactById(db: Db, id: number): Promise<StoredContact | undefined> {
+export async function contactById(
+  db: Db,
+  ownerId: number,
+  id: number,
+): Promise<StoredContact | undefined> {
   const [row] = await queryRows<StoredContact>(
     db,
-    sql`SELECT ${contactColumns} FROM contacts c WHERE c.id = ${id}`,
+    sql`SELECT ${contactColumns} FROM contacts c WHERE c.owner_id = ${ownerId} AND c.id = ${id}`,
   );
   return row && normalise(row);
 }

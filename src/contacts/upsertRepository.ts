@@ -43,11 +43,12 @@ export async function upsertContact(
     const id = Number(row.id);
     if (row.created) {
       await tx.execute(
-        sql`UPDATE bots SET subscriber_count = subscriber_count + 1 WHERE id = ${input.botId}`,
+        sql`UPDATE bots SET subscriber_count = subscriber_count + 1
+            WHERE owner_id = ${ownerId} AND id = ${input.botId}`,
       );
     }
     await recordContactChanges(tx, ownerId, input.botId, [{ id, created: row.created }]);
-    const contact = await contactById(tx, id);
+    const contact = await contactById(tx, ownerId, id);
     if (!contact) throw new Error(`contact ${id} vanished inside its own transaction`);
     return { contact, created: row.created };
   });
@@ -78,8 +79,8 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
     SELECT b.id, b.owner_id, ${input.messenger}, ${input.name}, ${input.phone ?? null},
       ${input.email ?? null}, ${input.address ?? null}, ${pgTextArray(input.tags ?? [])}::text[],
       ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
-    FROM bots b WHERE b.id = ${input.botId} AND b.owner_id = ${ownerId}
-    ON CONFLICT (bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
+    FROM bots b WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId}
+    ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
     RETURNING c.id, (c.xmax = 0) AS created`;
 }
 

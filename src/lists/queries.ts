@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
 import { listItems } from '../infra/db/schema/listItems.js';
 import { listSchemas, type ListSchemaRow } from '../infra/db/schema/listSchemas.js';
-import { isLookupableId, isLiveList } from './schemas/repository.js';
+import { isLookupableId, isOwnLiveList } from './schemas/repository.js';
 import type { FoundItem } from './items/foundItem.js';
 
 /**
@@ -11,17 +11,23 @@ import type { FoundItem } from './items/foundItem.js';
  * building a drizzle query per request costs as much CPU as running it (docs/records.md).
  */
 export interface ListQueries {
-  /** a list that exists and is not deleted */
-  liveList(id: string): Promise<ListSchemaRow | undefined>;
-  /** a list item whose list is live, with its list's owner and fields */
-  item(id: string): Promise<FoundItem | undefined>;
+  /** `ownerId`'s list that exists and is not deleted */
+  liveList(ownerId: number, id: string): Promise<ListSchemaRow | undefined>;
+  /** `ownerId`'s list item whose list is live, with its list's fields */
+  item(ownerId: number, id: string): Promise<FoundItem | undefined>;
+  /**
+   * Whose live list or list item this is, whoever owns it: the 403-or-404 question, asked
+   * only after the caller's own rows missed (on Citus it fans out to every shard).
+   */
+  ownerOfLiveList(id: string): Promise<number | undefined>;
+  ownerOfItem(id: string): Promise<number | undefined>;
 }
 
 export function prepareListQueries(db: Database): ListQueries {
   const liveListById = db
     .select()
     .from(listSchemas)
-    .where(isLiveList(sql.placeholder('id')))
+    .where(isOwnLiveList(sql.placeholder('owner'), sql.placeholder('id')))
     .prepare('lk_live_list_by_id');
   const itemById = db
     .select({
@@ -34,23 +40,49 @@ export function prepareListQueries(db: Database): ListQueries {
       fields: listSchemas.fields,
     })
     .from(listItems)
-    .innerJoin(listSchemas, sql`${listSchemas.id} = ${listItems.schemaId}`)
+    .innerJoin(
+      listSchemas,
+      sql`${listSchemas.ownerId} = ${listItems.ownerId} and ${listSchemas.id} = ${listItems.schemaId}`,
+    )
     // an item whose list was deleted is gone too
-    .where(sql`${listItems.id} = ${sql.placeholder('id')} and ${listSchemas.deletedAt} is null`)
+    .where(
+      sql`${listItems.ownerId} = ${sql.placeholder('owner')} and ${listItems.id} = ${sql.placeholder('id')}
+          and ${listSchemas.deletedAt} is null`,
+    )
     .prepare('lk_record_by_id');
 
   return {
-    async liveList(id) {
+    async liveList(owner, id) {
       if (!isLookupableId(id)) return undefined;
-      const [row] = await liveListById.execute({ id });
+      const [row] = await liveListById.execute({ owner, id });
       return row;
     },
-    async item(id) {
+    async item(owner, id) {
       if (!isLookupableId(id)) return undefined;
-      const [row] = await itemById.execute({ id });
+      const [row] = await itemById.execute({ owner, id });
       if (!row) return undefined;
       const { schemaId, ownerId, fields, ...record } = row;
       return { record, schemaId, ownerId, fields };
+    },
+    async ownerOfLiveList(id) {
+      if (!isLookupableId(id)) return undefined;
+      const [row] = await db
+        .select({ ownerId: listSchemas.ownerId })
+        .from(listSchemas)
+        .where(sql`${listSchemas.id} = ${id} and ${listSchemas.deletedAt} is null`);
+      return row?.ownerId;
+    },
+    async ownerOfItem(id) {
+      if (!isLookupableId(id)) return undefined;
+      const [row] = await db
+        .select({ ownerId: listSchemas.ownerId })
+        .from(listItems)
+        .innerJoin(
+          listSchemas,
+          sql`${listSchemas.ownerId} = ${listItems.ownerId} and ${listSchemas.id} = ${listItems.schemaId}`,
+        )
+        .where(sql`${listItems.id} = ${id} and ${listSchemas.deletedAt} is null`);
+      return row?.ownerId;
     },
   };
 }

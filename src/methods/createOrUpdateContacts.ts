@@ -3,7 +3,7 @@ import { contactKey, upsertContactsInBulk } from '../contacts/bulkUpsert.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
-import { findBot } from '../lists/schemas/repository.js';
+import { findOwnBot } from '../lists/schemas/repository.js';
 import { domainErrors } from '../shared/errors.js';
 import { Contact } from '../openapi/responses/contacts.js';
 import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';
@@ -53,8 +53,8 @@ export const createOrUpdateContacts = defineMethod({
   }),
   async handle(params, { caller, deps }) {
     // The bot is the batch's, not an item's: not the caller's, the whole batch is a 404.
-    const bot = await findBot(deps.db, params.bot_id);
-    if (!bot || bot.ownerId !== caller.accountId) throw domainErrors.botNotFound();
+    const bot = await findOwnBot(deps.db, caller.accountId, params.bot_id);
+    if (!bot) throw domainErrors.botNotFound();
     const atomic = params.atomic ?? true;
     const checked = params.contacts.map((contact, index) => {
       try {

@@ -21,7 +21,8 @@ export const deleteListSchema = defineMethod({
   async handle({ schema_id }, { caller, deps }) {
     const list = await requireOwnList(deps.lists, caller, schema_id);
     // A concurrent delete may have won since the lookup: then it is gone, as for a second call.
-    if (!(await softDeleteList(deps.db, list.id, deps.clock()))) throw domainErrors.listNotFound();
+    if (!(await softDeleteList(deps.db, list.ownerId, list.id, deps.clock())))
+      throw domainErrors.listNotFound();
     return noContent();
   },
 });

@@ -23,7 +23,7 @@ export const deleteListSchemaField = defineMethod({
   params: z.object({ schema_id: idParam(), slug: idParam() }),
   async handle({ schema_id, slug }, { caller, deps, log }) {
     const list = await requireOwnList(deps.lists, caller, schema_id);
-    const result = await removeField(deps.db, list.id, slug, deps.clock());
+    const result = await removeField(deps.db, list.ownerId, list.id, slug, deps.clock());
     if (result.removed === undefined) {
       if (result.reason === 'missing') throw domainErrors.listNotFound();
       throw domainErrors.invalid(
@@ -31,7 +31,12 @@ export const deleteListSchemaField = defineMethod({
         'The selected slug is invalid: the list has no such field.',
       );
     }
-    const erasure = { schemaId: list.id, slug, slot: result.removed.slot ?? null };
+    const erasure = {
+      ownerId: list.ownerId,
+      schemaId: list.id,
+      slug,
+      slot: result.removed.slot ?? null,
+    };
     await eraseNowOrLater(deps.db, erasure, AbortSignal.timeout(ERASE_IN_REQUEST_MS), log);
     return noContent();
   },

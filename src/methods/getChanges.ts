@@ -3,7 +3,7 @@ import { CHANGE_TYPES } from '../changes/changeTypes.js';
 import { decodeCursor, encodeCursor, ORIGIN } from '../changes/cursor.js';
 import { presentChanges } from '../changes/presentChange.js';
 import { readChanges, type ChangeFilter } from '../changes/readChanges.js';
-import { ownerOfAnyList, requireOwnBot } from '../lists/schemas/repository.js';
+import { hasAnyOwnList, ownerOfAnyList, requireOwnBot } from '../lists/schemas/repository.js';
 import { Change, ChangesMeta } from '../openapi/responses/changes.js';
 import { domainErrors } from '../shared/errors.js';
 import { idParam, intParam, oneOrMany, optionalInt, optionalParam } from '../shared/paramTypes.js';
@@ -51,9 +51,13 @@ export const getChanges = defineMethod({
     if (!cursor) throw domainErrors.invalid('since', `The since ${NOT_A_CURSOR}.`);
     const filter: ChangeFilter = { accountId: caller.accountId, types: params.types };
     if (params.schema_id !== undefined) {
-      const owner = await ownerOfAnyList(deps.db, params.schema_id);
-      if (owner === undefined) throw domainErrors.listNotFound();
-      if (owner !== caller.accountId) throw domainErrors.forbidden();
+      // the caller's own lists first; only a miss asks whose it is (403 or 404)
+      if (!(await hasAnyOwnList(deps.db, caller.accountId, params.schema_id))) {
+        if ((await ownerOfAnyList(deps.db, params.schema_id)) === undefined) {
+          throw domainErrors.listNotFound();
+        }
+        throw domainErrors.forbidden();
+      }
       filter.schemaId = params.schema_id;
     }
     if (params.bot_id !== undefined) {
@@ -69,7 +73,7 @@ export const getChanges = defineMethod({
     );
     const { cipher, layouts } = deps.lists;
     return ok({
-      data: await presentChanges(page.rows, deps.db, cipher, layouts),
+      data: await presentChanges(caller.accountId, page.rows, deps.db, cipher, layouts),
       meta: { next_cursor: encodeCursor(page.next), has_more: page.hasMore },
     });
   },

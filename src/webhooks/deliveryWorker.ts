@@ -177,7 +177,13 @@ export function startWebhookDelivery(
       deps.stats.lag(hook.id, undefined);
       return undefined;
     }
-    const changes = await presentChanges(page.rows, deps.db, deps.cipher, deps.layouts);
+    const changes = await presentChanges(
+      hook.accountId,
+      page.rows,
+      deps.db,
+      deps.cipher,
+      deps.layouts,
+    );
     const body = stringifyJson({
       type: 'changes',
       timestamp: deps.clock().toISOString(),

@@ -59,8 +59,8 @@ export async function seedContact(
   const id = Number(row.id);
   for (const v of c.variables ?? []) {
     await db.execute(
-      sql`INSERT INTO contact_variables (contact_id, name, value, type)
-          VALUES (${id}, ${v.name}, ${v.value}, ${v.type ?? 0})`,
+      sql`INSERT INTO contact_variables (contact_id, owner_id, name, value, type)
+          SELECT ${id}, owner_id, ${v.name}, ${v.value}, ${v.type ?? 0} FROM contacts WHERE id = ${id}`,
     );
   }
   return id;

@@ -19,6 +19,7 @@ export interface FieldSpec {
 
 export interface TestList {
   id: string;
+  ownerId: number;
   fields: StoredField[];
 }
 
@@ -51,7 +52,7 @@ export async function makeList(
     name,
     fields,
   });
-  return { id, fields };
+  return { id, ownerId: tenant.accountId, fields };
 }
 
 /** Marks a list deleted, as deleteListSchema does (records stay until reclaimed). */

@@ -26,13 +26,13 @@ afterAll(() => t.close());
 async function sqlJson(id: number): Promise<string> {
   const [row] = await queryRows<{ json: string }>(
     t.db,
-    contactsAsJson(sql`SELECT ${id}::bigint AS id`),
+    contactsAsJson(tenant.accountId, sql`SELECT ${id}::bigint AS id`),
   );
   return row!.json;
 }
 
 async function presenterJson(id: number): Promise<string> {
-  return JSON.stringify(presentContact((await contactById(t.db, id))!));
+  return JSON.stringify(presentContact((await contactById(t.db, tenant.accountId, id))!));
 }
 
 // Escapes and characters where two JSON writers could differ.

@@ -27,8 +27,8 @@ beforeAll(async () => {
   const other = await makeList(t.db, owner, [{ slug: 'x', type: 'string' }], 'noise');
   // rows of both lists interleaved; 200 distinct cities, so one city is 0.5 % of the list
   await t.db.execute(sql`
-    insert into list_items (id, schema_id, data, t1, n1)
-    select 'r' || k, case when k % 3 = 0 then ${list.id} else ${other.id} end,
+    insert into list_items (id, schema_id, owner_id, data, t1, n1)
+    select 'r' || k, case when k % 3 = 0 then ${list.id} else ${other.id} end, ${owner.accountId},
            jsonb_build_object('city', 'c' || (k % 600), 'score', (k * 7919) % 100000),
            'c' || (k % 600), (k * 7919) % 100000
     from generate_series(1, 60000) as k`);
@@ -39,7 +39,14 @@ afterAll(() => t.close());
 async function planOf(filters: Record<string, string>, orderBy: string): Promise<string> {
   const conditions = parseFilters(list.fields, filters);
   const sort = parseOrderBy(list.fields, orderBy);
-  const where = compileWhere({ listId: list.id, fields: list.fields, conditions, links: {}, sort });
+  const where = compileWhere({
+    ownerId: list.ownerId,
+    listId: list.id,
+    fields: list.fields,
+    conditions,
+    links: {},
+    sort,
+  });
   const first = compileSort(sort)[0]!;
   const scoped = first.where ? sql`${where} and ${first.where}` : where;
   const rows = await queryRows<{ 'QUERY PLAN': string }>(

@@ -25,6 +25,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
     const row = await insertItemRow(
       t.db,
+      owner.accountId,
       list.id,
       list.fields,
       changes,
@@ -39,7 +40,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     await expect(
-      insertItemRow(t.db, list.id, list.fields, changes, new Date()),
+      insertItemRow(t.db, owner.accountId, list.id, list.fields, changes, new Date()),
     ).rejects.toBeInstanceOf(FieldsChanged);
     expect(await itemCount(t.db, list.id)).toBe(0);
   });
@@ -47,9 +48,14 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
   it('inserts nothing and answers 404 when the list was deleted meanwhile', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
     await markListDeleted(t.db, list.id);
-    const err = await insertItemRow(t.db, list.id, list.fields, changes, new Date()).catch(
-      (e: unknown) => e,
-    );
+    const err = await insertItemRow(
+      t.db,
+      owner.accountId,
+      list.id,
+      list.fields,
+      changes,
+      new Date(),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as NotFoundError).param).toBe('schema_id');
     expect(await itemCount(t.db, list.id)).toBe(0);
@@ -57,15 +63,25 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
 
   it('updates nothing when the fields moved after validation (the caller validates again)', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertItemRow(t.db, list.id, list.fields, changes, new Date());
+    const row = await insertItemRow(
+      t.db,
+      owner.accountId,
+      list.id,
+      list.fields,
+      changes,
+      new Date(),
+    );
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     const update = { data: { a: 'y' }, slots: { t1: 'y' } };
-    expect(await updateItemRow(t.db, row.id, list.fields, update, new Date())).toBeUndefined();
+    expect(
+      await updateItemRow(t.db, owner.accountId, row.id, list.fields, update, new Date()),
+    ).toBeUndefined();
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
     expect(
       await updateItemRow(
         t.db,
+        owner.accountId,
         row.id,
         moved,
         { data: { a: 'y' }, slots: { t2: 'y' } },

@@ -123,9 +123,13 @@ describe('addListSchemaField (addListSchemaField)', () => {
 
   it('gives the new field a free storage slot and does not touch existing records', async () => {
     const id = await createList();
-    await t.db
-      .insert(listItems)
-      .values({ id: `${id}-r`, schemaId: id, data: { title: 'x' }, t1: 'x' });
+    await t.db.insert(listItems).values({
+      id: `${id}-r`,
+      schemaId: id,
+      ownerId: owner.accountId,
+      data: { title: 'x' },
+      t1: 'x',
+    });
     expect((await add(id, { name: 'Note', slug: 'note', type: 'string' })).status).toBe(204);
     expect((await storedFields(id)).map((f) => f.slot)).toEqual(['t1', 'n1', 't2']);
     const [record] = await t.db.select().from(listItems).where(eq(listItems.schemaId, id));

@@ -33,8 +33,9 @@ const createList = async (tenant: Tenant, projectUuid = tenant.projectUuid) =>
 /** Records written straight into the table, as many as a test needs. */
 async function insertItems(db: Database, schemaId: string, n: number): Promise<void> {
   await db.execute(sql`
-    insert into list_items (id, schema_id, data, t1)
-    select ${schemaId} || '-' || g, ${schemaId}, jsonb_build_object('title', 'v' || g), 'v' || g
+    insert into list_items (id, schema_id, owner_id, data, t1)
+    select ${schemaId} || '-' || g, ${schemaId},
+           (select owner_id from list_schemas where id = ${schemaId}), jsonb_build_object('title', 'v' || g), 'v' || g
     from generate_series(1, ${n}::int) g`);
 }
 
@@ -202,7 +203,9 @@ describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/r
   it('keeps the deleted list’s row during the grace period and removes it, with its erasures, after', async () => {
     const gone = await createList(owner);
     await insertItems(t.db, gone, 10);
-    await t.db.insert(listFieldErasures).values({ schemaId: gone, slug: 'old', slot: 't2' });
+    await t.db
+      .insert(listFieldErasures)
+      .values({ schemaId: gone, slug: 'old', slot: 't2', ownerId: owner.accountId });
     await del(gone);
 
     await reclaimDeletedLists(t.db);

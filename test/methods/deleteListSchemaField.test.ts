@@ -73,15 +73,17 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
         {
           id: `${id}-1`,
           schemaId: id,
+          ownerId: owner.accountId,
           data: { title: 'a', price: 1.5, note: 'n' },
           t1: 'a',
           n1: '1.5',
           t2: 'n',
         },
-        { id: `${id}-2`, schemaId: id, data: { title: 'b' }, t1: 'b' },
+        { id: `${id}-2`, schemaId: id, ownerId: owner.accountId, data: { title: 'b' }, t1: 'b' },
         {
           id: `${otherList}-1`,
           schemaId: otherList,
+          ownerId: owner.accountId,
           data: { title: 'c', price: 2 },
           t1: 'c',
           n1: '2',
@@ -118,8 +120,8 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
   it('erases the values of a list larger than one batch', async () => {
     const id = await createList();
     await t.db.execute(sql`
-      insert into list_items (id, schema_id, data, t1, n1)
-      select ${id} || '-' || g, ${id}, jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
+      insert into list_items (id, schema_id, owner_id, data, t1, n1)
+      select ${id} || '-' || g, ${id}, ${owner.accountId}, jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
       from generate_series(1, 12001) g`);
     expect((await del(id, 'price')).status).toBe(204);
     const [left] = await queryRows<{ n: number }>(
@@ -138,9 +140,13 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
 
   it('frees the slot once erased, and a re-added slug starts empty', async () => {
     const id = await createList();
-    await t.db
-      .insert(listItems)
-      .values({ id: `${id}-1`, schemaId: id, data: { title: 'old' }, t1: 'old' });
+    await t.db.insert(listItems).values({
+      id: `${id}-1`,
+      schemaId: id,
+      ownerId: owner.accountId,
+      data: { title: 'old' },
+      t1: 'old',
+    });
     expect((await del(id, 'title')).status).toBe(204);
     expect((await add(id, { name: 'Title again', slug: 'title', type: 'string' })).status).toBe(
       204,
@@ -205,13 +211,13 @@ describe('erasing a deleted field’s values when the request is cut short (dele
   it('hides the field at once, holds its slug and slot, and is finished by the background job', async () => {
     const id = await createList();
     await t.db.execute(sql`
-      insert into list_items (id, schema_id, data, t1, n1)
-      select ${id} || '-' || lpad(g::text, 4, '0'), ${id},
+      insert into list_items (id, schema_id, owner_id, data, t1, n1)
+      select ${id} || '-' || lpad(g::text, 4, '0'), ${id}, ${owner.accountId},
              jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
       from generate_series(1, 450) g`);
 
     // The request's first step only, as if the process died right after it.
-    const removed = await removeField(t.db, id, 'title', now);
+    const removed = await removeField(t.db, owner.accountId, id, 'title', now);
     expect(removed.removed?.slot).toBe('t1');
     const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
     expect(Object.keys(read.body.data.fields)).toEqual(['price']);
@@ -232,7 +238,7 @@ describe('erasing a deleted field’s values when the request is cut short (dele
     } as AbortSignal;
     const done = await eraseFieldValues(
       t.db,
-      { schemaId: id, slug: 'title', slot: 't1' },
+      { ownerId: owner.accountId, schemaId: id, slug: 'title', slot: 't1' },
       { batchSize: 100, signal },
     );
     expect(done).toBe(false);
@@ -264,10 +270,10 @@ describe('erasing a deleted field’s values when the request is cut short (dele
   it('answers before a big erase is done and finishes it in the background', async () => {
     const id = await createList();
     await t.db.execute(sql`
-      insert into list_items (id, schema_id, data, t1)
-      select ${id} || '-' || g, ${id}, jsonb_build_object('title', 't' || g), 't' || g
+      insert into list_items (id, schema_id, owner_id, data, t1)
+      select ${id} || '-' || g, ${id}, ${owner.accountId}, jsonb_build_object('title', 't' || g), 't' || g
       from generate_series(1, 300) g`);
-    await removeField(t.db, id, 'title', now);
+    await removeField(t.db, owner.accountId, id, 'title', now);
     // Another session holds the rows, so the background erase waits on them and the count
     // below sees exactly what was erased before the answer: nothing, as the request's time
     // is already up (an erase in the answer's path would wait here for good instead).
@@ -278,7 +284,7 @@ describe('erasing a deleted field’s values when the request is cut short (dele
       await holder.query('select id from list_items where schema_id = $1 for update', [id]);
       const { finished, rest } = await eraseNowOrLater(
         t.db,
-        { schemaId: id, slug: 'title', slot: 't1' },
+        { ownerId: owner.accountId, schemaId: id, slug: 'title', slot: 't1' },
         AbortSignal.abort(),
         { error: () => undefined },
       );
@@ -297,10 +303,14 @@ describe('erasing a deleted field’s values when the request is cut short (dele
 
   it('does not resume an erasure whose eraser is still reporting', async () => {
     const id = await createList();
-    await t.db
-      .insert(listItems)
-      .values({ id: `${id}-1`, schemaId: id, data: { title: 'x' }, t1: 'x' });
-    await removeField(t.db, id, 'title', now);
+    await t.db.insert(listItems).values({
+      id: `${id}-1`,
+      schemaId: id,
+      ownerId: owner.accountId,
+      data: { title: 'x' },
+      t1: 'x',
+    });
+    await removeField(t.db, owner.accountId, id, 'title', now);
     expect(await resumeStaleErasures(t.db, { staleAfterSeconds: 3600 })).toBe(0);
     expect(await countWith(id, 'title')).toBe(1);
   });

@@ -116,9 +116,9 @@ describe('limit=1000 pages of 30-field records (getListItems, the limits)', () =
     expect(first.status).toBe(201);
     // The other records are copies of the first, made in SQL (the API path is not under test).
     await t.db.execute(sql`
-      INSERT INTO list_items (id, schema_id, data, t1, t2, t3, n1, n2, n3, d1, d2,
+      INSERT INTO list_items (id, schema_id, owner_id, data, t1, t2, t3, n1, n2, n3, d1, d2,
                               contact_id, bot_id, created_at, updated_at)
-      SELECT id || '-' || g, schema_id, data, t1, t2, t3, n1, n2, n3, d1, d2,
+      SELECT id || '-' || g, schema_id, owner_id, data, t1, t2, t3, n1, n2, n3, d1, d2,
              contact_id, bot_id, created_at + g * interval '1 ms', updated_at
       FROM list_items, generate_series(1, ${RECORDS - 1}) AS g
       WHERE id = ${first.body.data.id}`);

@@ -44,6 +44,7 @@ const FIELDS: StoredField[] = [
 
 function where(filters: unknown, links: ItemQuery['links'] = {}) {
   const query: ItemQuery = {
+    ownerId: 1,
     listId: 'L',
     fields: FIELDS,
     conditions: parseFilters(FIELDS, filters),
@@ -51,7 +52,13 @@ function where(filters: unknown, links: ItemQuery['links'] = {}) {
     sort: parseOrderBy(FIELDS, undefined),
   };
   const { sql, params } = dialect.sqlToQuery(compileWhere(query));
-  return { sql, params };
+  // every filter starts with the tenant key; the cases below read the rest as $1…
+  const owner = '"owner_id" = $1 and ';
+  expect(sql.startsWith(owner) && params[0] === 1).toBe(true);
+  return {
+    sql: sql.slice(owner.length).replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) - 1}`),
+    params: params.slice(1),
+  };
 }
 
 /** Sort segments as text: `where | order by` each. */
@@ -175,6 +182,7 @@ describe('filter SQL on fields without a slot (JSONB fallback)', () => {
     const evil = "x'); drop table list_items; --";
     const fields = [field(evil, 'string')];
     const query: ItemQuery = {
+      ownerId: 1,
       listId: 'L',
       fields,
       conditions: parseFilters(fields, { [evil]: `like,${evil}` }),
@@ -183,7 +191,7 @@ describe('filter SQL on fields without a slot (JSONB fallback)', () => {
     };
     const compiled = dialect.sqlToQuery(compileWhere(query));
     expect(compiled.sql).not.toContain('drop');
-    expect(compiled.params).toEqual(['L', evil, evil]);
+    expect(compiled.params).toEqual([1, 'L', evil, evil]);
     const [present, missing] = compileSort(query.sort).map((seg) =>
       dialect.sqlToQuery(seg.orderBy),
     );

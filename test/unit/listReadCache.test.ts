@@ -17,6 +17,7 @@ const city: StoredField = {
 };
 const price: StoredField = { ...city, slug: 'price', name: 'Price', type: 'number', slot: 'n1' };
 const query = (conditions: ItemQuery['conditions']): ItemQuery => ({
+  ownerId: 1,
   listId: 'l',
   fields: [city, price],
   conditions,

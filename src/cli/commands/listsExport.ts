@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { createFieldCipher } from '../../lists/encryption/cipher.js';
-import { findLiveList } from '../../lists/schemas/repository.js';
+import { findAnyLiveList } from '../../lists/schemas/repository.js';
 import { exportItems } from '../../lists/transfer/exportItems.js';
 import { OperatorError } from '../../operator/operatorError.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -31,7 +31,7 @@ export const listsExport = defineCommand({
   },
   usesStdout: (flags) => flags.file === undefined,
   async run({ db, config, stderr, stdout }, flags) {
-    const list = await findLiveList(db, flags.list);
+    const list = await findAnyLiveList(db, flags.list);
     if (!list) throw new OperatorError(`list ${flags.list} does not exist or was deleted`);
     if (!config.encryptionKey) throw new Error('ENCRYPTION_KEY is not set');
     const cipher = createFieldCipher(config.encryptionKey, config.encryptionOldKeys);

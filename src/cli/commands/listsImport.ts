@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createFieldCipher } from '../../lists/encryption/cipher.js';
 import { createListsContext } from '../../lists/context.js';
-import { findLiveList } from '../../lists/schemas/repository.js';
+import { findAnyLiveList } from '../../lists/schemas/repository.js';
 import { ImportKeyError, importItems } from '../../lists/transfer/importItems.js';
 import { csvRecords, ndjsonRecords } from '../../lists/transfer/recordSources.js';
 import { OperatorError } from '../../operator/operatorError.js';
@@ -28,7 +28,7 @@ export const listsImport = defineCommand({
     },
   },
   async run({ db, config, stderr }, flags) {
-    const list = await findLiveList(db, flags.list);
+    const list = await findAnyLiveList(db, flags.list);
     if (!list) throw new OperatorError(`list ${flags.list} does not exist or was deleted`);
     if (!config.encryptionKey) throw new Error('ENCRYPTION_KEY is not set');
     const lists = createListsContext(

@@ -1,9 +1,12 @@
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { prepareOwnerKeys, validateForeignKeys, type RunSql } from './ownerKeys.js';
 
 export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -15,15 +18,20 @@ const MIGRATION_LOCK_ID = 0x4c4b_0001;
 
 /**
  * Applies pending migrations on one dedicated connection under a session advisory lock:
- * drizzle's migrator takes no lock, and several instances may start at once.
+ * drizzle's migrator takes no lock, and several instances may start at once. Work that would
+ * hold a long lock inside the migrator's one transaction runs outside it, before (ownerKeys.ts)
+ * and after (foreign keys added NOT VALID are validated).
  */
-export async function migratePostgres(url: string): Promise<void> {
+export async function migratePostgres(url: string, folder = migrationsFolder): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
-      await migratePg(drizzlePg({ client }), { migrationsFolder });
+      const run: RunSql = (text, params) => client.query(text, params);
+      await prepareOwnerKeys(run, folder);
+      await migratePg(drizzlePg({ client }), { migrationsFolder: folder });
+      await validateForeignKeys(run);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
@@ -38,4 +46,20 @@ export async function migrateEmbedded(pglite: PGlite): Promise<void> {
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
   await migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder });
+  await validateForeignKeys((text, params) => pglite.query(text, params));
+}
+
+/**
+ * A copy of the migrations folder that ends at migration `last` (its index), for tests and
+ * benchmarks of the migrations after it: a database migrated with it is one an older version
+ * left behind.
+ */
+export function migrationsFolderUpTo(last: number): string {
+  const folder = mkdtempSync(path.join(os.tmpdir(), 'lk-migrations-'));
+  cpSync(migrationsFolder, folder, { recursive: true });
+  const journalPath = path.join(folder, 'meta/_journal.json');
+  const journal = JSON.parse(readFileSync(journalPath, 'utf8')) as { entries: { idx: number }[] };
+  journal.entries = journal.entries.filter((e) => e.idx <= last);
+  writeFileSync(journalPath, JSON.stringify(journal));
+  return folder;
 }

@@ -29,9 +29,9 @@ export async function resealEncryptedValues(
   batchSize = 500,
 ): Promise<ResealReport> {
   const report: ResealReport = { lists: 0, scanned: 0, resealed: 0 };
-  const lists = await queryRows<{ id: string; fields: StoredField[] }>(
+  const lists = await queryRows<{ owner_id: number; id: string; fields: StoredField[] }>(
     db,
-    sql`select id, fields from list_schemas where deleted_at is null
+    sql`select owner_id, id, fields from list_schemas where deleted_at is null
         and fields @> '[{"is_encryptable": true}]'::jsonb`,
   );
   for (const list of lists) {
@@ -42,14 +42,14 @@ export async function resealEncryptedValues(
       const rows: Row[] = await queryRows<Row>(
         db,
         sql`select id, data, created_at::text as created_at from list_items
-            where schema_id = ${list.id}
+            where owner_id = ${list.owner_id} and schema_id = ${list.id}
             ${after ? sql`and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})` : sql``}
             order by created_at, id limit ${batchSize}`,
       );
       if (rows.length === 0) break;
       for (const row of rows) {
         report.scanned++;
-        if (await resealRow(db, cipher, row, slugs)) report.resealed++;
+        if (await resealRow(db, cipher, Number(list.owner_id), row, slugs)) report.resealed++;
       }
       const last = rows[rows.length - 1]!;
       after = { createdAt: last.created_at, id: last.id };
@@ -58,7 +58,13 @@ export async function resealEncryptedValues(
   return report;
 }
 
-async function resealRow(db: Database, cipher: FieldCipher, row: Row, slugs: string[]) {
+async function resealRow(
+  db: Database,
+  cipher: FieldCipher,
+  ownerId: number,
+  row: Row,
+  slugs: string[],
+) {
   const before: Record<string, unknown> = {};
   const after: Record<string, unknown> = {};
   for (const slug of slugs) {
@@ -71,7 +77,7 @@ async function resealRow(db: Database, cipher: FieldCipher, row: Row, slugs: str
   const updated = await queryRows<{ id: string }>(
     db,
     sql`update list_items set data = data || ${JSON.stringify(after)}::jsonb
-        where id = ${row.id} and data @> ${JSON.stringify(before)}::jsonb returning id`,
+        where owner_id = ${ownerId} and id = ${row.id} and data @> ${JSON.stringify(before)}::jsonb returning id`,
   );
   return updated.length > 0;
 }

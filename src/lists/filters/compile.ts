@@ -70,7 +70,10 @@ function compileLink(query: ItemQuery, kind: 'contact' | 'bot', id: number): SQL
 }
 
 export function compileWhere(query: ItemQuery): SQL {
-  const parts: SQL[] = [sql`${sql.identifier('schema_id')} = ${query.listId}`];
+  const parts: SQL[] = [
+    sql`${sql.identifier('owner_id')} = ${query.ownerId}`,
+    sql`${sql.identifier('schema_id')} = ${query.listId}`,
+  ];
   for (const c of query.conditions) parts.push(compileCondition(c));
   if (query.links.contact !== undefined)
     parts.push(compileLink(query, 'contact', query.links.contact));

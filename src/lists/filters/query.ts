@@ -19,6 +19,8 @@ export type Sort =
 
 /** Everything getListItems selects by, after parsing; the compiler's only input. */
 export interface ItemQuery {
+  /** the list's owner: named first in every statement (docs/scaling.md) */
+  ownerId: number;
   listId: string;
   fields: readonly StoredField[];
   conditions: Condition[];

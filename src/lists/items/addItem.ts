@@ -59,6 +59,15 @@ async function insertInto(
   // The id and the timestamps are chosen here, so the answer is known before the write.
   const row: ItemRow = { id: uuidv7(), data: changes.data, createdAt: now, updatedAt: now };
   const item = presentItem(list.fields, row, ctx.cipher);
-  await insertItemRow(ctx.db, list.id, list.fields, changes, now, row.id, ctx.alsoWrite?.(item));
+  await insertItemRow(
+    ctx.db,
+    list.ownerId,
+    list.id,
+    list.fields,
+    changes,
+    now,
+    row.id,
+    ctx.alsoWrite?.(item),
+  );
   return item;
 }

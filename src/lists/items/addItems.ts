@@ -85,6 +85,7 @@ async function addTo(
     });
   await insertItemRows(
     ctx.db,
+    list.ownerId,
     list.id,
     list.fields,
     written.map((w) => w.row),

@@ -13,10 +13,14 @@ export async function requireOwnItem(
   id: string,
   inList?: string,
 ): Promise<FoundItem> {
-  const found = await ctx.queries.item(id);
-  if (!found || (inList !== undefined && found.schemaId !== inList)) {
+  // the caller's own rows first (see requireOwnList)
+  const found = await ctx.queries.item(ctx.caller.accountId, id);
+  if (found) {
+    if (inList !== undefined && found.schemaId !== inList) throw domainErrors.itemNotFound();
+    return found;
+  }
+  if (inList !== undefined || (await ctx.queries.ownerOfItem(id)) === undefined) {
     throw domainErrors.itemNotFound();
   }
-  if (found.ownerId !== ctx.caller.accountId) throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
-  return found;
+  throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
 }

@@ -23,6 +23,7 @@ export class FieldsChanged extends Error {}
  */
 export async function insertItemRow(
   db: Database,
+  ownerId: number,
   listId: string,
   fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
@@ -39,7 +40,7 @@ export async function insertItemRow(
     db,
     sql`with bumped as (
           update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
-          where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
+          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning ${LIST_FOR_CHANGES})
         , inserted as (
         insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
@@ -52,7 +53,7 @@ export async function insertItemRow(
         select id from inserted`,
   );
   if (inserted.length === 0) {
-    if (!(await findLiveList(db, listId))) throw domainErrors.listNotFound();
+    if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
     throw new FieldsChanged();
   }
   return { id, data: changes.data, createdAt: now, updatedAt: now };
@@ -74,6 +75,7 @@ const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
  */
 export async function insertItemRows(
   db: Database,
+  ownerId: number,
   listId: string,
   fieldsSeen: readonly StoredField[],
   rows: readonly NewItemRow[],
@@ -90,7 +92,7 @@ export async function insertItemRows(
     db,
     sql`with bumped as (
           update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
-          where id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
+          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning ${LIST_FOR_CHANGES}),
         inserted as (
           insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
@@ -102,7 +104,7 @@ export async function insertItemRows(
         select count(*)::int as n from inserted`,
   );
   if ((inserted[0]?.n ?? 0) === 0) {
-    if (!(await findLiveList(db, listId))) throw domainErrors.listNotFound();
+    if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
     throw new FieldsChanged();
   }
 }
@@ -115,6 +117,7 @@ export async function insertItemRows(
  */
 export async function updateItemRow(
   db: Database,
+  ownerId: number,
   id: string,
   fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
@@ -129,13 +132,14 @@ export async function updateItemRow(
     db,
     sql`with bumped as (
           update ${listSchemas} set version = ${nextVersion}
-          where id = (select schema_id from ${listItems} where id = ${id})
+          where owner_id = ${ownerId}
+            and id = (select schema_id from ${listItems} where owner_id = ${ownerId} and id = ${id})
             and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
           returning ${LIST_FOR_CHANGES}),
         updated as (
           update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
             updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-          where id = ${id} and schema_id = (select id from bumped)
+          where owner_id = ${ownerId} and id = ${id} and schema_id = (select id from bumped)
           returning id, data, created_at, updated_at),
         feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
         select id, data, created_at, updated_at from updated`,
@@ -148,18 +152,22 @@ export async function updateItemRow(
  * The list's row is locked first, as every other item write does (its guard takes it before
  * the item's row): taking the item's row first could deadlock against a batch update.
  */
-export async function deleteItemRow(db: Database, id: string): Promise<boolean> {
+export async function deleteItemRow(db: Database, ownerId: number, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(
       sql`select 1 from ${listSchemas}
-          where id = (select schema_id from ${listItems} where id = ${id}) for no key update`,
+          where owner_id = ${ownerId}
+            and id = (select schema_id from ${listItems} where owner_id = ${ownerId} and id = ${id})
+          for no key update`,
     );
     const [row] = await queryRows<{ n: number }>(
       tx,
-      sql`with gone as (delete from ${listItems} where id = ${id} returning id, schema_id),
+      sql`with gone as (
+            delete from ${listItems} where owner_id = ${ownerId} and id = ${id}
+            returning id, schema_id),
           bumped as (
             update ${listSchemas} set item_count = greatest(item_count - 1, 0), version = ${nextVersion}
-            where id = (select schema_id from gone)
+            where owner_id = ${ownerId} and id = (select schema_id from gone)
             returning ${LIST_FOR_CHANGES}),
           feed as (${deletedItemChanges('bumped', 'gone')})
           select count(*)::int as n from gone`,

@@ -11,6 +11,7 @@ import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
  */
 async function selectSegment(
   db: Database,
+  ownerId: number,
   where: SQL,
   orderBy: SQL,
   limit: number,
@@ -21,7 +22,7 @@ async function selectSegment(
   const rows = await queryRows<StoredItemRow>(
     db,
     sql`select id, data, created_at, updated_at from ${listItems}
-      where id in (${pageIdsQuery(where, orderBy, limit, offset)}) order by ${orderBy}`,
+      where owner_id = ${ownerId} and id in (${pageIdsQuery(where, orderBy, limit, offset)}) order by ${orderBy}`,
   );
   return rows.map(toItemRow);
 }
@@ -41,6 +42,7 @@ export function pageIdsQuery(where: SQL, orderBy: SQL, limit: number, offset: nu
  */
 export async function selectPage(
   db: Database,
+  ownerId: number,
   where: SQL,
   segments: readonly SortSegment[],
   limit: number,
@@ -50,7 +52,14 @@ export async function selectPage(
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
     const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
-    const got = await selectSegment(db, scoped, segment.orderBy, limit - rows.length, skip);
+    const got = await selectSegment(
+      db,
+      ownerId,
+      scoped,
+      segment.orderBy,
+      limit - rows.length,
+      skip,
+    );
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
     // this segment ended inside the page: the next starts at its beginning; else skip past it

@@ -41,6 +41,7 @@ export async function queryItems(
     () => parseOrderBy(list.fields, input.orderBy),
   );
   const query: ItemQuery = {
+    ownerId: list.ownerId,
     listId: list.id,
     fields: list.fields,
     conditions,
@@ -56,10 +57,12 @@ export async function queryItems(
     offset > MAX_OFFSET
       ? []
       : (cache.page(page) ??
-        selectPage(ctx.db, where, compileSort(query.sort), input.limit, offset).then((found) => {
-          cache.rememberPage(page, found);
-          return found;
-        })),
+        selectPage(ctx.db, list.ownerId, where, compileSort(query.sort), input.limit, offset).then(
+          (found) => {
+            cache.rememberPage(page, found);
+            return found;
+          },
+        )),
     !isFiltered(query)
       ? list.itemCount
       : (cache.total(selection) ??

@@ -1,4 +1,4 @@
-import { inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { Caller } from '../../admission/caller.js';
 import type { Database } from '../../infra/db/client.js';
 import { bots } from '../../infra/db/schema/bots.js';
@@ -8,21 +8,32 @@ import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
 import { fieldTypeOf } from '../field-types/registry.js';
 import type { FieldValues } from './validateData.js';
 
-interface Owned {
-  id: number;
-  owner_id: number;
-}
-
-/** Contacts by id with their owner (the owner of their bot, copied onto the contact). */
-async function contactOwners(db: Database, ids: number[]): Promise<Owned[]> {
-  return db
-    .select({ id: contacts.id, owner_id: contacts.ownerId })
-    .from(contacts)
-    .where(inArray(contacts.id, ids));
-}
-
-async function botOwners(db: Database, ids: number[]): Promise<Owned[]> {
-  return db.select({ id: bots.id, owner_id: bots.ownerId }).from(bots).where(inArray(bots.id, ids));
+/**
+ * The owner of each of `ids` that exists in `table` (contacts copy their bot's owner). The
+ * caller's own rows are looked up first (one shard on Citus); only ids not among them are
+ * looked up anywhere, to tell another account's (403) from none (422).
+ */
+async function ownersOf(
+  db: Database,
+  table: typeof contacts | typeof bots,
+  callerId: number,
+  ids: number[],
+): Promise<Map<number, number>> {
+  const owners = new Map<number, number>();
+  const own = await db
+    .select({ id: table.id })
+    .from(table)
+    .where(and(eq(table.ownerId, callerId), inArray(table.id, ids)));
+  for (const row of own) owners.set(Number(row.id), callerId);
+  const rest = ids.filter((id) => !owners.has(id));
+  if (rest.length > 0) {
+    const others = await db
+      .select({ id: table.id, ownerId: table.ownerId })
+      .from(table)
+      .where(inArray(table.id, rest));
+    for (const row of others) owners.set(Number(row.id), Number(row.ownerId));
+  }
+  return owners;
 }
 
 /** One write's values and the prefix of its error keys (`data`, `items.3`). */
@@ -65,14 +76,12 @@ export async function referenceProblems(
     foreign: writes.map(() => false),
   };
   if (linked.length === 0) return problems;
-  const [contacts, ownBots] = await Promise.all([
-    wanted.contact.size > 0 ? contactOwners(db, [...wanted.contact]) : [],
-    wanted.bot.size > 0 ? botOwners(db, [...wanted.bot]) : [],
+  const none = new Map<number, number>();
+  const [contactOwners, botOwners] = await Promise.all([
+    wanted.contact.size > 0 ? ownersOf(db, contacts, caller.accountId, [...wanted.contact]) : none,
+    wanted.bot.size > 0 ? ownersOf(db, bots, caller.accountId, [...wanted.bot]) : none,
   ]);
-  const owners = {
-    contact: new Map(contacts.map((r) => [Number(r.id), Number(r.owner_id)])),
-    bot: new Map(ownBots.map((r) => [Number(r.id), Number(r.owner_id)])),
-  };
+  const owners = { contact: contactOwners, bot: botOwners };
   for (const { write, key, kind, id } of linked) {
     const owner = owners[kind].get(id);
     if (owner === undefined) problems.missing[write]![key] = [`The selected ${key} is invalid.`];

@@ -30,7 +30,14 @@ export async function updateItem(
     if (values.size === 0) return presentItem(found.fields, found.record, ctx.cipher);
     if (!referencesChecked) await checkReferences(ctx.db, ctx.caller, found.fields, values);
     const changes = toStoredChanges(found.fields, values, ctx.cipher);
-    const row = await updateItemRow(ctx.db, itemId, found.fields, changes, ctx.clock());
+    const row = await updateItemRow(
+      ctx.db,
+      found.ownerId,
+      itemId,
+      found.fields,
+      changes,
+      ctx.clock(),
+    );
     if (row) return presentItem(found.fields, row, ctx.cipher);
     // Nothing written: the record or its list is gone (404 on the next lookup), or the
     // list's fields changed meanwhile, and the values are validated again against them.

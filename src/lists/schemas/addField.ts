@@ -26,7 +26,7 @@ export async function addField(lists: ListsContext, caller: Caller, raw: unknown
   throwIfInvalid(checked.errors, list ? slugErrors(raw, list) : undefined);
   const { field } = checked.data!;
 
-  switch (await appendField(lists.db, list!.id, field, lists.clock())) {
+  switch (await appendField(lists.db, list!.ownerId, list!.id, field, lists.clock())) {
     case 'added':
       return;
     case 'missing':

@@ -24,7 +24,7 @@ export const newListParams = z.object({
 export async function createList(db: Database, caller: Caller, raw: unknown, now: Date) {
   const where = checkParams(createTargetParams, raw);
   const list = checkParams(newListParams, raw);
-  const found = where.data ? await findCreateTarget(db, where.data) : undefined;
+  const found = where.data ? await findCreateTarget(db, caller.accountId, where.data) : undefined;
   throwIfInvalid(where.errors, list.errors, found?.errors);
   const target = found!.target!;
   const params = list.data!;

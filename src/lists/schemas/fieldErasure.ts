@@ -8,6 +8,7 @@ import { isSlotColumn } from '../slots.js';
 export const ERASE_BATCH_SIZE = 5000;
 
 export interface Erasure {
+  ownerId: number;
   schemaId: string;
   slug: string;
   slot: string | null;
@@ -39,6 +40,7 @@ export async function eraseFieldValues(
 ): Promise<boolean> {
   const slot = isSlotColumn(erasure.slot) ? erasure.slot : null;
   const key = and(
+    eq(listFieldErasures.ownerId, erasure.ownerId),
     eq(listFieldErasures.schemaId, erasure.schemaId),
     eq(listFieldErasures.slug, erasure.slug),
   );
@@ -66,7 +68,8 @@ export async function eraseFieldValues(
         and(
           key,
           sql`exists (select 1 from list_schemas s
-        where s.id = ${erasure.schemaId} and s.deleted_at is null)`,
+        where s.owner_id = ${erasure.ownerId} and s.id = ${erasure.schemaId}
+          and s.deleted_at is null)`,
         ),
       )
       .returning({ slug: listFieldErasures.slug });
@@ -95,14 +98,15 @@ function eraseBatch(
   return sql`
     with batch as (
       select id, created_at from list_items
-      where schema_id = ${erasure.schemaId} ${after}
+      where owner_id = ${erasure.ownerId} and schema_id = ${erasure.schemaId} ${after}
       order by created_at, id
       limit ${size}
     ), changed as (
       update list_items li set data = li.data - ${erasure.slug}::text ${clearSlot}
       -- = any(array(...)) keeps the join a primary-key lookup; a plain join made the
       -- planner hash the whole table once per batch.
-      where li.id = any(array(select id from batch)) and ${holdsValue}
+      where li.owner_id = ${erasure.ownerId} and li.id = any(array(select id from batch))
+        and ${holdsValue}
       returning 1
     )
     select (select count(*) from batch)::int as scanned,
@@ -130,9 +134,11 @@ export async function resumeStaleErasures(
 ): Promise<number> {
   const stale = await queryRows<Erasure & { touched: string }>(
     db,
-    sql`select e.schema_id as "schemaId", e.slug, e.slot, e.touched_at::text as touched
+    sql`select e.owner_id as "ownerId", e.schema_id as "schemaId", e.slug, e.slot,
+          e.touched_at::text as touched
         from list_field_erasures e
-        join list_schemas s on s.id = e.schema_id and s.deleted_at is null
+        join list_schemas s on s.owner_id = e.owner_id and s.id = e.schema_id
+          and s.deleted_at is null
         where e.touched_at < now() - make_interval(secs => ${staleAfterSeconds})
         order by e.created_at
         limit 100`,
@@ -142,7 +148,8 @@ export async function resumeStaleErasures(
     const claimed = await queryRows(
       db,
       sql`update list_field_erasures set touched_at = now()
-          where schema_id = ${erasure.schemaId} and slug = ${erasure.slug}
+          where owner_id = ${erasure.ownerId} and schema_id = ${erasure.schemaId}
+            and slug = ${erasure.slug}
             and touched_at = ${erasure.touched}::timestamptz
           returning 1`,
     );

@@ -1,10 +1,11 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { listFieldErasures, listSchemas, type StoredField } from '../../infra/db/schema/index.js';
 import { allocateSlot } from '../slots.js';
 import type { NewField } from './fieldDefinition.js';
 import { nextVersion } from '../listVersion.js';
 import { recordListChange } from '../../changes/recordLists.js';
+import { isOwnLiveList } from './repository.js';
 
 /** Fields a list may reach through addListSchemaField (only creation is capped at 30). */
 export const MAX_FIELDS_PER_LIST = 200;
@@ -17,6 +18,7 @@ export type AppendResult = 'added' | 'missing' | 'duplicate' | 'erasing' | 'too_
  */
 export async function appendField(
   db: Database,
+  ownerId: number,
   schemaId: string,
   field: NewField,
   now: Date,
@@ -25,7 +27,7 @@ export async function appendField(
     const [list] = await tx
       .select({ fields: listSchemas.fields })
       .from(listSchemas)
-      .where(and(eq(listSchemas.id, schemaId), isNull(listSchemas.deletedAt)))
+      .where(isOwnLiveList(ownerId, schemaId))
       .for('update');
     if (!list) return 'missing';
     if (list.fields.some((f) => f.slug === field.slug)) return 'duplicate';
@@ -34,7 +36,7 @@ export async function appendField(
     const erasing = await tx
       .select({ slug: listFieldErasures.slug, slot: listFieldErasures.slot })
       .from(listFieldErasures)
-      .where(eq(listFieldErasures.schemaId, schemaId));
+      .where(and(eq(listFieldErasures.ownerId, ownerId), eq(listFieldErasures.schemaId, schemaId)));
     // Old values of this slug are still in records: adding it back would show them again.
     if (erasing.some((e) => e.slug === field.slug)) return 'erasing';
     // A slot being cleared still holds old values, so it is not free yet.
@@ -48,7 +50,7 @@ export async function appendField(
         updatedAt: now,
         version: nextVersion,
       })
-      .where(eq(listSchemas.id, schemaId))
+      .where(and(eq(listSchemas.ownerId, ownerId), eq(listSchemas.id, schemaId)))
       .returning();
     await recordListChange(tx, 'list_schema.field_added', changed!);
     return 'added';
@@ -79,6 +81,7 @@ export type RemoveResult =
  */
 export async function removeField(
   db: Database,
+  ownerId: number,
   schemaId: string,
   slug: string,
   now: Date,
@@ -87,7 +90,7 @@ export async function removeField(
     const [list] = await tx
       .select({ fields: listSchemas.fields })
       .from(listSchemas)
-      .where(and(eq(listSchemas.id, schemaId), isNull(listSchemas.deletedAt)))
+      .where(isOwnLiveList(ownerId, schemaId))
       .for('update');
     if (!list) return { reason: 'missing' };
     const removed = list.fields.find((f) => f.slug === slug);
@@ -100,12 +103,12 @@ export async function removeField(
         updatedAt: now,
         version: nextVersion,
       })
-      .where(eq(listSchemas.id, schemaId))
+      .where(and(eq(listSchemas.ownerId, ownerId), eq(listSchemas.id, schemaId)))
       .returning();
     await recordListChange(tx, 'list_schema.field_deleted', changed!);
     await tx
       .insert(listFieldErasures)
-      .values({ schemaId, slug, slot: removed.slot ?? null, ownerId: changed!.ownerId });
+      .values({ schemaId, slug, slot: removed.slot ?? null, ownerId });
     return { removed };
   });
 }

@@ -44,9 +44,14 @@ export async function reclaimDeletedLists(
   const report: ReclaimReport = { items: 0, batches: 0, lists: 0 };
   let after: { deleted_at: string; id: string } | undefined;
   for (;;) {
-    const lists = await queryRows<{ id: string; deleted_at: string; expired: boolean }>(
+    const lists = await queryRows<{
+      owner_id: number;
+      id: string;
+      deleted_at: string;
+      expired: boolean;
+    }>(
       db,
-      sql`select id, deleted_at::text as deleted_at,
+      sql`select owner_id, id, deleted_at::text as deleted_at,
                  deleted_at < now() - make_interval(secs => ${graceSeconds}) as expired
           from list_schemas
           where deleted_at is not null
@@ -57,8 +62,9 @@ export async function reclaimDeletedLists(
     if (lists.length === 0) return report;
     for (const list of lists) {
       if (signal?.aborted) return report;
-      if (!(await deleteItems(db, list.id, batchSize, report, signal))) return report;
-      if (list.expired) report.lists += await removeEmptyList(db, list.id);
+      if (!(await deleteItems(db, Number(list.owner_id), list.id, batchSize, report, signal)))
+        return report;
+      if (list.expired) report.lists += await removeEmptyList(db, Number(list.owner_id), list.id);
     }
     const last = lists[lists.length - 1]!;
     after = { deleted_at: last.deleted_at, id: last.id };
@@ -68,6 +74,7 @@ export async function reclaimDeletedLists(
 /** False when stopped before the list was empty. */
 async function deleteItems(
   db: Database,
+  ownerId: number,
   schemaId: string,
   batchSize: number,
   report: ReclaimReport,
@@ -80,8 +87,8 @@ async function deleteItems(
     const [result] = await queryRows<{ n: number }>(
       db,
       sql`with gone as (
-            delete from list_items where id = any(array(
-              select id from list_items where schema_id = ${schemaId}
+            delete from list_items where owner_id = ${ownerId} and id = any(array(
+              select id from list_items where owner_id = ${ownerId} and schema_id = ${schemaId}
               limit ${batchSize} for update skip locked))
             returning 1)
           select count(*)::int as n from gone`,
@@ -94,12 +101,13 @@ async function deleteItems(
   }
 }
 
-async function removeEmptyList(db: Database, schemaId: string): Promise<number> {
+async function removeEmptyList(db: Database, ownerId: number, schemaId: string): Promise<number> {
   const removed = await queryRows(
     db,
     sql`delete from list_schemas
-        where id = ${schemaId} and deleted_at is not null
-          and not exists (select 1 from list_items where schema_id = ${schemaId})
+        where owner_id = ${ownerId} and id = ${schemaId} and deleted_at is not null
+          and not exists (
+            select 1 from list_items where owner_id = ${ownerId} and schema_id = ${schemaId})
         returning id`,
   );
   return removed.length;

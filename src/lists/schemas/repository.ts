@@ -7,21 +7,34 @@ import { domainErrors } from '../../shared/errors.js';
 /** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;
 
-/** The bot `botId` when it is `accountId`'s: 404 when there is none, 403 for another account's. */
+/**
+ * The bot `botId` when it is `accountId`'s: 404 when there is none, 403 for another account's.
+ * Looked up among the caller's own bots first (one shard on Citus); only a miss looks further.
+ */
 export async function requireOwnBot(db: Database, accountId: number, botId: number) {
-  const bot = await findBot(db, botId);
-  if (!bot) throw domainErrors.botNotFound();
-  if (bot.ownerId !== accountId)
-    throw domainErrors.forbidden('This bot belongs to another account.');
-  return bot;
+  const bot = await findOwnBot(db, accountId, botId);
+  if (bot) return bot;
+  if (!(await findBot(db, botId))) throw domainErrors.botNotFound();
+  throw domainErrors.forbidden('This bot belongs to another account.');
 }
 
-/** The bot's project and owner, or undefined when no bot has the id. */
-export async function findBot(db: Database, botId: number) {
+const BOT_COLUMNS = { id: bots.id, projectUuid: bots.projectUuid, ownerId: bots.ownerId };
+
+/** The bot's project, when `ownerId` owns a bot with the id. */
+export async function findOwnBot(db: Database, ownerId: number, botId: number) {
   const [row] = await db
-    .select({ id: bots.id, projectUuid: bots.projectUuid, ownerId: bots.ownerId })
+    .select(BOT_COLUMNS)
     .from(bots)
-    .where(eq(bots.id, botId));
+    .where(and(eq(bots.ownerId, ownerId), eq(bots.id, botId)));
+  return row;
+}
+
+/**
+ * The bot's project and owner, or undefined when no bot has the id — whoever owns it (the
+ * question fans out to every shard on Citus: only after an own-rows lookup missed).
+ */
+export async function findBot(db: Database, botId: number) {
+  const [row] = await db.select(BOT_COLUMNS).from(bots).where(eq(bots.id, botId));
   return row;
 }
 
@@ -33,9 +46,9 @@ export async function findProject(db: Database, uuid: string) {
   return row;
 }
 
-/** The condition of a live list: it exists and is not deleted. */
-export const isLiveList = (id: string | Placeholder) =>
-  and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt));
+/** The condition of `ownerId`'s live list: it exists and is not deleted. */
+export const isOwnLiveList = (ownerId: number | Placeholder, id: string | Placeholder) =>
+  and(eq(listSchemas.ownerId, ownerId), eq(listSchemas.id, id), isNull(listSchemas.deletedAt));
 
 /** IDs we never issued (NUL cannot even be sent to Postgres) are simply not found. */
 export function isLookupableId(id: string): boolean {
@@ -43,22 +56,46 @@ export function isLookupableId(id: string): boolean {
 }
 
 /**
- * A list that exists and is not deleted (the list states: a deleted list is gone at once, even while
- * its records are still being reclaimed).
+ * `ownerId`'s list that exists and is not deleted (the list states: a deleted list is gone at
+ * once, even while its records are still being reclaimed).
  */
-export async function findLiveList(db: Database, id: string): Promise<ListSchemaRow | undefined> {
+export async function findLiveList(
+  db: Database,
+  ownerId: number,
+  id: string,
+): Promise<ListSchemaRow | undefined> {
   if (!isLookupableId(id)) return undefined;
-  const [row] = await db.select().from(listSchemas).where(isLiveList(id));
+  const [row] = await db.select().from(listSchemas).where(isOwnLiveList(ownerId, id));
   return row;
 }
 
-/** The owner of a list, deleted or not (getChanges reads a deleted list's changes too). */
+/**
+ * The owner of a list, deleted or not, whoever it is (getChanges reads a deleted list's
+ * changes too). Fans out on Citus: asked only after the caller's own rows missed.
+ */
 export async function ownerOfAnyList(db: Database, id: string): Promise<number | undefined> {
+  if (!isLookupableId(id)) return undefined;
   const [row] = await db
     .select({ ownerId: listSchemas.ownerId })
     .from(listSchemas)
     .where(eq(listSchemas.id, id));
   return row?.ownerId;
+}
+
+/** A live list whoever owns it (the operator's CLI names a list, not its owner). */
+export async function findAnyLiveList(db: Database, id: string) {
+  const ownerId = await ownerOfAnyList(db, id);
+  return ownerId === undefined ? undefined : findLiveList(db, ownerId, id);
+}
+
+/** Whether `ownerId` has a list with the id, deleted or not. */
+export async function hasAnyOwnList(db: Database, ownerId: number, id: string): Promise<boolean> {
+  if (!isLookupableId(id)) return false;
+  const rows = await db
+    .select({ id: listSchemas.id })
+    .from(listSchemas)
+    .where(and(eq(listSchemas.ownerId, ownerId), eq(listSchemas.id, id)));
+  return rows.length > 0;
 }
 
 export type NewList = Omit<ListSchemaRow, 'itemCount' | 'deletedAt' | 'version' | 'layout'>;
@@ -110,12 +147,17 @@ export async function pageOwnedLists(
  * unreachable at once (every record query requires a live list); reclaim.ts removes
  * them later. False when the list was already gone (a concurrent delete won).
  */
-export async function softDeleteList(db: Database, id: string, now: Date): Promise<boolean> {
+export async function softDeleteList(
+  db: Database,
+  ownerId: number,
+  id: string,
+  now: Date,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     const [row] = await tx
       .update(listSchemas)
       .set({ deletedAt: now })
-      .where(and(eq(listSchemas.id, id), isNull(listSchemas.deletedAt)))
+      .where(isOwnLiveList(ownerId, id))
       .returning();
     if (!row) return false;
     await recordListChange(tx, 'list_schema.deleted', row);

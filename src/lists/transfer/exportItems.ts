@@ -95,5 +95,12 @@ function parseQuery(
     () => parseFilters(list.fields, options.filters),
     () => parseOrderBy(list.fields, options.orderBy),
   );
-  return { listId: list.id, fields: list.fields, conditions, links: {}, sort };
+  return {
+    ownerId: list.ownerId,
+    listId: list.id,
+    fields: list.fields,
+    conditions,
+    links: {},
+    sort,
+  };
 }

@@ -188,7 +188,8 @@ async function existingByKey(
   const rows = await queryRows<{ id: string; k: string }>(
     ctx.db,
     sql`select id, data->>${key}::text as k from list_items
-        where schema_id = ${list.id} and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
+        where owner_id = ${list.ownerId} and schema_id = ${list.id}
+          and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
   );
   return new Map(rows.map((r) => [r.k, r.id]));
 }

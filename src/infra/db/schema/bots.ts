@@ -4,6 +4,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -13,7 +14,7 @@ import { projects } from './projects.js';
 export const bots = pgTable(
   'bots',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    id: bigserial('id', { mode: 'number' }).notNull(),
     projectUuid: uuid('project_uuid')
       .notNull()
       .references(() => projects.uuid),
@@ -23,7 +24,11 @@ export const bots = pgTable(
     subscriberCount: integer('subscriber_count').notNull().default(0),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('bots_project_idx').on(t.projectUuid), index('bots_owner_idx').on(t.ownerId)],
+  (t) => [
+    // owner first: the tenant key (docs/scaling.md); it also serves "all of an owner's bots"
+    primaryKey({ name: 'bots_pkey', columns: [t.ownerId, t.id] }),
+    index('bots_project_idx').on(t.projectUuid),
+  ],
 );
 
 export type Bot = typeof bots.$inferSelect;

@@ -69,9 +69,11 @@ export const changeFeedState = pgTable('change_feed_state', {
 export const listLayouts = pgTable(
   'list_layouts',
   {
+    /** the list's owner (the tenant key) */
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     schemaId: text('schema_id').notNull(),
     layout: integer('layout').notNull(),
     fields: jsonb('fields').$type<StoredField[]>().notNull(),
   },
-  (t) => [primaryKey({ columns: [t.schemaId, t.layout] })],
+  (t) => [primaryKey({ name: 'list_layouts_pkey', columns: [t.ownerId, t.schemaId, t.layout] })],
 );

@@ -4,9 +4,11 @@ import {
   bigserial,
   boolean,
   check,
+  foreignKey,
   index,
   jsonb,
   pgTable,
+  primaryKey,
   smallint,
   text,
   timestamp,
@@ -27,10 +29,8 @@ export type Messenger = (typeof MESSENGERS)[number];
 export const contacts = pgTable(
   'contacts',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    botId: bigint('bot_id', { mode: 'number' })
-      .notNull()
-      .references(() => bots.id),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    botId: bigint('bot_id', { mode: 'number' }).notNull(),
     /** The bot's owner, copied (as bots copy their project's) so "all own bots" is one index range. */
     ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     messenger: text('messenger', { enum: MESSENGERS }).notNull(),
@@ -61,11 +61,18 @@ export const contacts = pgTable(
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
   },
   (t) => [
-    uniqueIndex('contacts_messenger_key_idx').on(t.botId, t.messenger, t.messengerKey),
+    // owner first in every key: the tenant key (docs/scaling.md)
+    primaryKey({ name: 'contacts_pkey', columns: [t.ownerId, t.id] }),
+    foreignKey({
+      name: 'contacts_bot_fk',
+      columns: [t.ownerId, t.botId],
+      foreignColumns: [bots.ownerId, bots.id],
+    }),
+    uniqueIndex('contacts_messenger_key_idx').on(t.ownerId, t.botId, t.messenger, t.messengerKey),
     // Paging indexes: ascending id per bot / per owner, preview rows left out, created_at in
     // the key so date windows, counts and the deferred join's OFFSET are index-only scans.
     index('contacts_bot_page_idx')
-      .on(t.botId, t.id, t.createdAt)
+      .on(t.ownerId, t.botId, t.id, t.createdAt)
       .where(sql`NOT "preview"`),
     index('contacts_owner_page_idx')
       .on(t.ownerId, t.id, t.createdAt)
@@ -82,14 +89,12 @@ export const contacts = pgTable(
 export const contactVariables = pgTable(
   'contact_variables',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    contactId: bigint('contact_id', { mode: 'number' })
-      .notNull()
-      .references(() => contacts.id, { onDelete: 'cascade' }),
+    id: bigserial('id', { mode: 'number' }).notNull(),
+    contactId: bigint('contact_id', { mode: 'number' }).notNull(),
     name: text('name').notNull(),
     value: text('value'),
-    /** the contact's owner (the tenant key; filled in the background for older rows) */
-    ownerId: bigint('owner_id', { mode: 'number' }),
+    /** the contact's owner (the tenant key) */
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     /** 0 text, 1 image, 2 document, 3 audio, 4 video */
     type: smallint('type').notNull().default(0),
     schemaId: bigint('schema_id', { mode: 'number' }),
@@ -97,7 +102,13 @@ export const contactVariables = pgTable(
     payload: jsonb('payload'),
   },
   (t) => [
-    uniqueIndex('contact_variables_contact_name_idx').on(t.contactId, t.name),
+    primaryKey({ name: 'contact_variables_pkey', columns: [t.ownerId, t.id] }),
+    foreignKey({
+      name: 'contact_variables_contact_fk',
+      columns: [t.ownerId, t.contactId],
+      foreignColumns: [contacts.ownerId, contacts.id],
+    }).onDelete('cascade'),
+    uniqueIndex('contact_variables_contact_name_idx').on(t.ownerId, t.contactId, t.name),
     check('contact_variables_type_check', sql`"type" BETWEEN 0 AND 4`),
   ],
 );
@@ -112,12 +123,12 @@ export const contactVariables = pgTable(
 export const contactStats = pgTable(
   'contact_stats',
   {
-    botId: bigint('bot_id', { mode: 'number' }).primaryKey(),
+    botId: bigint('bot_id', { mode: 'number' }).notNull(),
     ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     version: bigint('version', { mode: 'number' }).notNull().default(0),
     liveCount: bigint('live_count', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [index('contact_stats_owner_idx').on(t.ownerId)],
+  (t) => [primaryKey({ name: 'contact_stats_pkey', columns: [t.ownerId, t.botId] })],
 );
 
 export type ContactRow = typeof contacts.$inferSelect;

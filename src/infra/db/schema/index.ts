@@ -8,4 +8,3 @@ export * from './contacts.js';
 export * from './idempotencyKeys.js';
 export * from './changes.js';
 export * from './webhooks.js';
-export * from './ownerBackfills.js';

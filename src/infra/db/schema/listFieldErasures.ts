@@ -1,4 +1,4 @@
-import { bigint, primaryKey, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, foreignKey, primaryKey, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import { listSchemas } from './listSchemas.js';
 
 /**
@@ -10,12 +10,10 @@ import { listSchemas } from './listSchemas.js';
 export const listFieldErasures = pgTable(
   'list_field_erasures',
   {
-    schemaId: text('schema_id')
-      .notNull()
-      .references(() => listSchemas.id, { onDelete: 'cascade' }),
+    schemaId: text('schema_id').notNull(),
     slug: text('slug').notNull(),
-    /** the list's owner (the tenant key; filled in the background for older rows) */
-    ownerId: bigint('owner_id', { mode: 'number' }),
+    /** the list's owner (the tenant key) */
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     /** the slot column the field used, cleared together with `data -> slug` */
     slot: text('slot'),
     /** keyset position (created_at, id) of the last erased batch; null before the first */
@@ -25,5 +23,12 @@ export const listFieldErasures = pgTable(
     /** bumped after every batch: an eraser that stopped bumping it is presumed dead */
     touchedAt: timestamp('touched_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.schemaId, t.slug] })],
+  (t) => [
+    primaryKey({ name: 'list_field_erasures_pkey', columns: [t.ownerId, t.schemaId, t.slug] }),
+    foreignKey({
+      name: 'list_field_erasures_list_fk',
+      columns: [t.ownerId, t.schemaId],
+      foreignColumns: [listSchemas.ownerId, listSchemas.id],
+    }).onDelete('cascade'),
+  ],
 );

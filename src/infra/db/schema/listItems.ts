@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, numeric, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  index,
+  jsonb,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+} from 'drizzle-orm/pg-core';
 
 /**
  * List records. `data` (slug → stored value) is the source of truth; the typed slot
@@ -10,13 +19,10 @@ import { bigint, index, jsonb, numeric, pgTable, text, timestamp } from 'drizzle
 export const listItems = pgTable(
   'list_items',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     schemaId: text('schema_id').notNull(),
-    /**
-     * The list's owner, the tenant key Citus would distribute by (docs/scaling.md). Written
-     * with every record; rows from before it are filled in the background (backfillOwners.ts).
-     */
-    ownerId: bigint('owner_id', { mode: 'number' }),
+    /** The list's owner: the tenant key, first in every key and index (docs/scaling.md). */
+    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     t1: text('t1'),
     t2: text('t2'),
@@ -32,51 +38,52 @@ export const listItems = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    index('list_items_created_idx').on(t.schemaId, t.createdAt, t.id),
-    index('list_items_updated_idx').on(t.schemaId, t.updatedAt, t.id),
+    primaryKey({ name: 'list_items_pkey', columns: [t.ownerId, t.id] }),
+    index('list_items_created_idx').on(t.ownerId, t.schemaId, t.createdAt, t.id),
+    index('list_items_updated_idx').on(t.ownerId, t.schemaId, t.updatedAt, t.id),
     index('list_items_contact_idx')
-      .on(t.schemaId, t.contactId, t.createdAt, t.id)
+      .on(t.ownerId, t.schemaId, t.contactId, t.createdAt, t.id)
       .where(sql`${t.contactId} is not null`),
     index('list_items_bot_idx')
-      .on(t.schemaId, t.botId, t.createdAt, t.id)
+      .on(t.ownerId, t.schemaId, t.botId, t.createdAt, t.id)
       .where(sql`${t.botId} is not null`),
     // The text slot indexes also INCLUDE n1–n3, d1–d2, created_at and updated_at (migration
     // 0004: drizzle cannot express INCLUDE), so equality + sort is index-only.
     index('list_items_t1_idx')
-      .on(t.schemaId, t.t1, t.id)
+      .on(t.ownerId, t.schemaId, t.t1, t.id)
       .where(sql`${t.t1} is not null`),
     index('list_items_t2_idx')
-      .on(t.schemaId, t.t2, t.id)
+      .on(t.ownerId, t.schemaId, t.t2, t.id)
       .where(sql`${t.t2} is not null`),
     index('list_items_t3_idx')
-      .on(t.schemaId, t.t3, t.id)
+      .on(t.ownerId, t.schemaId, t.t3, t.id)
       .where(sql`${t.t3} is not null`),
     // Narrow twins of the text slot indexes for filtered totals: equal keys share one entry
     // (B-tree deduplication, which INCLUDE rules out), so counting half of a 1M-record list
     // reads 7 MB instead of 162 MB (docs/records.md).
     index('list_items_t1_count_idx')
-      .on(t.schemaId, t.t1)
+      .on(t.ownerId, t.schemaId, t.t1)
       .where(sql`${t.t1} is not null`),
     index('list_items_t2_count_idx')
-      .on(t.schemaId, t.t2)
+      .on(t.ownerId, t.schemaId, t.t2)
       .where(sql`${t.t2} is not null`),
     index('list_items_t3_count_idx')
-      .on(t.schemaId, t.t3)
+      .on(t.ownerId, t.schemaId, t.t3)
       .where(sql`${t.t3} is not null`),
     index('list_items_n1_idx')
-      .on(t.schemaId, t.n1, t.id)
+      .on(t.ownerId, t.schemaId, t.n1, t.id)
       .where(sql`${t.n1} is not null`),
     index('list_items_n2_idx')
-      .on(t.schemaId, t.n2, t.id)
+      .on(t.ownerId, t.schemaId, t.n2, t.id)
       .where(sql`${t.n2} is not null`),
     index('list_items_n3_idx')
-      .on(t.schemaId, t.n3, t.id)
+      .on(t.ownerId, t.schemaId, t.n3, t.id)
       .where(sql`${t.n3} is not null`),
     index('list_items_d1_idx')
-      .on(t.schemaId, t.d1, t.id)
+      .on(t.ownerId, t.schemaId, t.d1, t.id)
       .where(sql`${t.d1} is not null`),
     index('list_items_d2_idx')
-      .on(t.schemaId, t.d2, t.id)
+      .on(t.ownerId, t.schemaId, t.d2, t.id)
       .where(sql`${t.d2} is not null`),
   ],
 );

@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uuid,
@@ -28,7 +29,7 @@ export interface StoredField {
 export const listSchemas = pgTable(
   'list_schemas',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     projectUuid: uuid('project_uuid')
       .notNull()
       .references(() => projects.uuid),
@@ -54,6 +55,8 @@ export const listSchemas = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
+    // owner first: the tenant key (docs/scaling.md)
+    primaryKey({ name: 'list_schemas_pkey', columns: [t.ownerId, t.id] }),
     index('list_schemas_owner_idx').on(t.ownerId, t.createdAt, t.id),
     index('list_schemas_project_idx').on(t.projectUuid),
     // the background reclaim finds deleted lists without scanning live ones

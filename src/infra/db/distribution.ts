@@ -1,0 +1,52 @@
+/**
+ * How each table would be placed on Citus (docs/scaling.md, "Distribution on Citus"). The
+ * tenant key is the owning account: a distributed table carries it in its primary key and in
+ * every unique index, and every statement a request sends to it names it. A test reads the
+ * catalog against this map (test/integration/tenantKeys.test.ts), and every table of the
+ * `public` schema must be in it, so a new table has to be placed before it ships. (The
+ * migrator's own table lives in the `drizzle` schema and stays on the coordinator.)
+ */
+
+/** Distributed tables, by their tenant column, colocated with one another. */
+export const DISTRIBUTED_TABLES = {
+  bots: 'owner_id',
+  list_schemas: 'owner_id',
+  list_items: 'owner_id',
+  list_field_erasures: 'owner_id',
+  list_layouts: 'owner_id',
+  contacts: 'owner_id',
+  contact_variables: 'owner_id',
+  contact_stats: 'owner_id',
+  changes: 'account_id',
+  idempotency_keys: 'owner_id',
+} as const;
+
+/**
+ * Reference tables: small, read from every node. `webhooks` is one because delivery claims
+ * due webhooks of every account with FOR UPDATE SKIP LOCKED, which Citus runs only on one
+ * shard or on a reference table.
+ */
+export const REFERENCE_TABLES = [
+  'accounts',
+  'projects',
+  'project_members',
+  'webhooks',
+  'change_feed_state',
+] as const;
+
+/**
+ * The Citus statements, in order: reference tables first (distributed tables refer to them),
+ * then the distributed ones, each colocated with the first so a tenant's rows of every table
+ * share one node and joins on the tenant key stay on it.
+ */
+export function citusSteps(): string[] {
+  const steps = REFERENCE_TABLES.map((t) => `SELECT create_reference_table('${t}');`);
+  const [first, ...rest] = Object.entries(DISTRIBUTED_TABLES);
+  steps.push(`SELECT create_distributed_table('${first![0]}', '${first![1]}');`);
+  for (const [table, column] of rest) {
+    steps.push(
+      `SELECT create_distributed_table('${table}', '${column}', colocate_with => '${first![0]}');`,
+    );
+  }
+  return steps;
+}

@@ -1,0 +1,128 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** One SQL statement on a connection of its own, outside any transaction. */
+export type RunSql = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/** Rows per statement of the fill: one short autocommitted UPDATE, locking only its rows. */
+const FILL_BATCH = 5000;
+
+/** The tables whose owner_id was nullable before migration 0012, with where to read it. */
+const FILLED = [
+  { table: 'list_items', key: 'text', parent: 'list_schemas', link: 'schema_id' },
+  { table: 'contact_variables', key: 'bigint', parent: 'contacts', link: 'contact_id' },
+  { table: 'list_field_erasures', key: null, parent: 'list_schemas', link: 'schema_id' },
+] as const;
+
+/** The migration this file prepares; its "online" indexes are built here first. */
+export const OWNER_KEYS_MIGRATION = '0012_owner_keys.sql';
+
+/**
+ * The slow half of migration 0012 on a database that has data, done before it without long
+ * locks (docs/scaling.md): owner_id filled along each primary key in batches, proven by a
+ * CHECK validated while writes go on, and every index the migration creates built with
+ * CREATE INDEX CONCURRENTLY. The migration then finds only catalog work to do. Does
+ * nothing on a fresh database or once 0012 is applied; safe to run again after a crash
+ * (an index a crash left invalid is dropped and built again).
+ */
+export async function prepareOwnerKeys(run: RunSql, migrationsFolder: string): Promise<boolean> {
+  const { rows } = await run(
+    `select a.attnotnull as done from pg_attribute a
+     where a.attrelid = to_regclass('public.list_items') and a.attname = 'owner_id'`,
+  );
+  const state = rows[0] as { done: boolean } | undefined;
+  if (!state || state.done) return false;
+  for (const target of FILLED) await fillOwners(run, target);
+  for (const { table } of FILLED) await proveNotNull(run, table);
+  const migration = readFileSync(path.join(migrationsFolder, OWNER_KEYS_MIGRATION), 'utf8');
+  for (const index of onlineIndexes(migration)) await buildConcurrently(run, index);
+  return true;
+}
+
+/** Validates the foreign keys a migration added NOT VALID (a scan that blocks no writer). */
+export async function validateForeignKeys(run: RunSql): Promise<void> {
+  const { rows } = await run(
+    `select conrelid::regclass::text as tbl, conname from pg_constraint
+     where contype = 'f' and not convalidated and connamespace = 'public'::regnamespace`,
+  );
+  for (const row of rows as { tbl: string; conname: string }[]) {
+    await run(`alter table ${row.tbl} validate constraint "${row.conname}"`);
+  }
+}
+
+async function fillOwners(run: RunSql, target: (typeof FILLED)[number]): Promise<void> {
+  const { table, key, parent, link } = target;
+  const fill = (where: string) => `
+    update ${table} t set owner_id = p.owner_id from ${parent} p
+    where ${where} and t.owner_id is null and p.id = t.${link}`;
+  const missing = async () =>
+    (
+      (await run(`select exists (select 1 from ${table} where owner_id is null) as missing`))
+        .rows[0] as { missing: boolean }
+    ).missing;
+  if (!(await missing())) return;
+  // a handful of rows (erasures in progress): one statement
+  if (key === null) {
+    await run(fill('true'));
+    return;
+  }
+  // along the primary key (id), so each batch finds its rows by index, filled or not
+  let last: string | null = null;
+  for (;;) {
+    const { rows } = await run(
+      `with batch as (
+         select id from ${table} ${last === null ? '' : `where id > $2::${key}`}
+         order by id limit $1),
+       filled as (${fill('t.id in (select id from batch)')} returning 1)
+       select (select max(id)::text from batch) as last, (select count(*) from filled) as n`,
+      last === null ? [FILL_BATCH] : [FILL_BATCH, last],
+    );
+    last = (rows[0] as { last: string | null }).last;
+    if (last === null) return;
+  }
+}
+
+/** A validated CHECK lets the migration's SET NOT NULL skip its scan under an exclusive lock. */
+async function proveNotNull(run: RunSql, table: string): Promise<void> {
+  const name = `${table}_owner_id_not_null`;
+  const { rows } = await run(
+    `select convalidated from pg_constraint where conname = $1 and conrelid = $2::regclass`,
+    [name, table],
+  );
+  if (rows.length === 0) {
+    await run(`alter table ${table} add constraint ${name} check (owner_id is not null) not valid`);
+  }
+  if (!(rows[0] as { convalidated?: boolean } | undefined)?.convalidated) {
+    await run(`alter table ${table} validate constraint ${name}`);
+  }
+}
+
+interface OnlineIndex {
+  name: string;
+  /** the migration's statement, `CREATE [UNIQUE] INDEX IF NOT EXISTS "name" ON …` */
+  create: string;
+}
+
+/** Every `CREATE [UNIQUE] INDEX IF NOT EXISTS` of a migration's SQL. */
+export function onlineIndexes(migrationSql: string): OnlineIndex[] {
+  const found: OnlineIndex[] = [];
+  for (const match of migrationSql.matchAll(
+    /CREATE (?:UNIQUE )?INDEX IF NOT EXISTS "(\w+)" ON [^;]+/g,
+  )) {
+    found.push({ name: match[1]!, create: match[0] });
+  }
+  return found;
+}
+
+async function buildConcurrently(run: RunSql, index: OnlineIndex): Promise<void> {
+  const { rows } = await run(
+    `select i.indisvalid as valid from pg_index i
+     where i.indexrelid = to_regclass($1)`,
+    [`public.${index.name}`],
+  );
+  const existing = rows[0] as { valid: boolean } | undefined;
+  if (existing?.valid) return;
+  // a build cut short leaves an invalid index that IF NOT EXISTS would keep
+  if (existing) await run(`drop index concurrently "${index.name}"`);
+  await run(index.create.replace(/INDEX IF NOT EXISTS/, 'INDEX CONCURRENTLY IF NOT EXISTS'));
+}
