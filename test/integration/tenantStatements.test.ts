@@ -194,6 +194,7 @@ describe('statements of requests on own data', () => {
     await expectStatus('deleteListSchemaField', { schema_id: schemaId, slug: 'qty' }, 204);
     await expectStatus('getChanges', { limit: 1000 }, 200);
     await expectStatus('getChanges', { schema_id: schemaId }, 200);
+    await expectStatus('getChanges', { bot_id: me.botId }, 200);
     await expectStatus('getMe', {}, 200);
     await expectStatus('deleteListSchema', { schema_id: schemaId }, 204);
 
