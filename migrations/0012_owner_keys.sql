@@ -62,6 +62,12 @@ ALTER TABLE "contact_stats" DROP CONSTRAINT "contact_stats_pkey";--> statement-b
 ALTER TABLE "contact_stats" ADD CONSTRAINT "contact_stats_pkey" PRIMARY KEY USING INDEX "contact_stats_owner_pkey";--> statement-breakpoint
 ALTER TABLE "list_layouts" DROP CONSTRAINT "list_layouts_schema_id_layout_pk";--> statement-breakpoint
 ALTER TABLE "list_layouts" ADD CONSTRAINT "list_layouts_pkey" PRIMARY KEY ("owner_id","schema_id","layout");--> statement-breakpoint
+-- By id alone, for the 403-or-404 question after the caller's own rows missed (online). A
+-- hash index on the records: 4 bytes an entry, where a B-tree would hold the 36-character id.
+CREATE INDEX IF NOT EXISTS "bots_id_idx" ON "bots" USING btree ("id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "list_schemas_id_idx" ON "list_schemas" USING btree ("id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "list_items_id_idx" ON "list_items" USING hash ("id");--> statement-breakpoint
+CREATE INDEX IF NOT EXISTS "contacts_id_idx" ON "contacts" USING btree ("id");--> statement-breakpoint
 -- The owner-led primary keys serve "all of an owner's bots / stats" too.
 DROP INDEX "bots_owner_idx";--> statement-breakpoint
 DROP INDEX "contact_stats_owner_idx";--> statement-breakpoint

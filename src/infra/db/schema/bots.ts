@@ -28,6 +28,8 @@ export const bots = pgTable(
     // owner first: the tenant key (docs/scaling.md); it also serves "all of an owner's bots"
     primaryKey({ name: 'bots_pkey', columns: [t.ownerId, t.id] }),
     index('bots_project_idx').on(t.projectUuid),
+    // by id alone: the 403-or-404 question, asked after the caller's own bots missed
+    index('bots_id_idx').on(t.id),
   ],
 );
 

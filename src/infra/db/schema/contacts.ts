@@ -63,6 +63,9 @@ export const contacts = pgTable(
   (t) => [
     // owner first in every key: the tenant key (docs/scaling.md)
     primaryKey({ name: 'contacts_pkey', columns: [t.ownerId, t.id] }),
+    // by id alone: another account's contact in a record (403) from none (422), after the
+    // caller's own contacts missed
+    index('contacts_id_idx').on(t.id),
     foreignKey({
       name: 'contacts_bot_fk',
       columns: [t.ownerId, t.botId],
