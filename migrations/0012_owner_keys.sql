@@ -1,6 +1,6 @@
 -- The tenant key in every key (docs/scaling.md, "Distribution on Citus"): owner_id becomes NOT
--- NULL and leads the primary key, every unique index, every foreign key between tenant tables
--- and every index of list_items and contacts the request path reads.
+-- NULL and joins every primary key and unique index, and every foreign key between tenant
+-- tables; it leads every index of list_items and contacts the request path reads.
 --
 -- Written to be quick on a large database: on Postgres, `npm run migrate` first does the slow
 -- parts outside this transaction (src/infra/db/ownerKeys.ts): it fills owner_id in batches,
@@ -38,39 +38,31 @@ ALTER TABLE "list_layouts" ALTER COLUMN "owner_id" SET NOT NULL;--> statement-br
 ALTER TABLE "list_field_erasures" DROP CONSTRAINT "list_field_erasures_schema_id_list_schemas_id_fk";--> statement-breakpoint
 ALTER TABLE "contact_variables" DROP CONSTRAINT "contact_variables_contact_id_contacts_id_fk";--> statement-breakpoint
 ALTER TABLE "contacts" DROP CONSTRAINT "contacts_bot_id_bots_id_fk";--> statement-breakpoint
--- 4. Primary keys, owner first (online).
-CREATE UNIQUE INDEX IF NOT EXISTS "bots_owner_pkey" ON "bots" USING btree ("owner_id","id");--> statement-breakpoint
+-- 4. Primary keys with the owner (online). Second where rows are also looked up by id alone
+-- (the 403-or-404 question after the caller's own rows missed), so one index serves both.
+CREATE UNIQUE INDEX IF NOT EXISTS "bots_owner_pkey" ON "bots" USING btree ("id","owner_id");--> statement-breakpoint
 ALTER TABLE "bots" DROP CONSTRAINT "bots_pkey";--> statement-breakpoint
 ALTER TABLE "bots" ADD CONSTRAINT "bots_pkey" PRIMARY KEY USING INDEX "bots_owner_pkey";--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "list_schemas_owner_pkey" ON "list_schemas" USING btree ("owner_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS "list_schemas_owner_pkey" ON "list_schemas" USING btree ("id","owner_id");--> statement-breakpoint
 ALTER TABLE "list_schemas" DROP CONSTRAINT "list_schemas_pkey";--> statement-breakpoint
 ALTER TABLE "list_schemas" ADD CONSTRAINT "list_schemas_pkey" PRIMARY KEY USING INDEX "list_schemas_owner_pkey";--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "list_items_owner_pkey" ON "list_items" USING btree ("owner_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS "list_items_owner_pkey" ON "list_items" USING btree ("id","owner_id");--> statement-breakpoint
 ALTER TABLE "list_items" DROP CONSTRAINT "list_items_pkey";--> statement-breakpoint
 ALTER TABLE "list_items" ADD CONSTRAINT "list_items_pkey" PRIMARY KEY USING INDEX "list_items_owner_pkey";--> statement-breakpoint
 CREATE UNIQUE INDEX IF NOT EXISTS "list_field_erasures_owner_pkey" ON "list_field_erasures" USING btree ("owner_id","schema_id","slug");--> statement-breakpoint
 ALTER TABLE "list_field_erasures" DROP CONSTRAINT "list_field_erasures_schema_id_slug_pk";--> statement-breakpoint
 ALTER TABLE "list_field_erasures" ADD CONSTRAINT "list_field_erasures_pkey" PRIMARY KEY USING INDEX "list_field_erasures_owner_pkey";--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "contacts_owner_pkey" ON "contacts" USING btree ("owner_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS "contacts_owner_pkey" ON "contacts" USING btree ("id","owner_id");--> statement-breakpoint
 ALTER TABLE "contacts" DROP CONSTRAINT "contacts_pkey";--> statement-breakpoint
 ALTER TABLE "contacts" ADD CONSTRAINT "contacts_pkey" PRIMARY KEY USING INDEX "contacts_owner_pkey";--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "contact_variables_owner_pkey" ON "contact_variables" USING btree ("owner_id","id");--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS "contact_variables_owner_pkey" ON "contact_variables" USING btree ("id","owner_id");--> statement-breakpoint
 ALTER TABLE "contact_variables" DROP CONSTRAINT "contact_variables_pkey";--> statement-breakpoint
 ALTER TABLE "contact_variables" ADD CONSTRAINT "contact_variables_pkey" PRIMARY KEY USING INDEX "contact_variables_owner_pkey";--> statement-breakpoint
-CREATE UNIQUE INDEX IF NOT EXISTS "contact_stats_owner_pkey" ON "contact_stats" USING btree ("owner_id","bot_id");--> statement-breakpoint
+CREATE UNIQUE INDEX IF NOT EXISTS "contact_stats_owner_pkey" ON "contact_stats" USING btree ("bot_id","owner_id");--> statement-breakpoint
 ALTER TABLE "contact_stats" DROP CONSTRAINT "contact_stats_pkey";--> statement-breakpoint
 ALTER TABLE "contact_stats" ADD CONSTRAINT "contact_stats_pkey" PRIMARY KEY USING INDEX "contact_stats_owner_pkey";--> statement-breakpoint
 ALTER TABLE "list_layouts" DROP CONSTRAINT "list_layouts_schema_id_layout_pk";--> statement-breakpoint
 ALTER TABLE "list_layouts" ADD CONSTRAINT "list_layouts_pkey" PRIMARY KEY ("owner_id","schema_id","layout");--> statement-breakpoint
--- By id alone, for the 403-or-404 question after the caller's own rows missed (online). A
--- hash index on the records: 4 bytes an entry, where a B-tree would hold the 36-character id.
-CREATE INDEX IF NOT EXISTS "bots_id_idx" ON "bots" USING btree ("id");--> statement-breakpoint
-CREATE INDEX IF NOT EXISTS "list_schemas_id_idx" ON "list_schemas" USING btree ("id");--> statement-breakpoint
-CREATE INDEX IF NOT EXISTS "list_items_id_idx" ON "list_items" USING hash ("id");--> statement-breakpoint
-CREATE INDEX IF NOT EXISTS "contacts_id_idx" ON "contacts" USING btree ("id");--> statement-breakpoint
--- The owner-led primary keys serve "all of an owner's bots / stats" too.
-DROP INDEX "bots_owner_idx";--> statement-breakpoint
-DROP INDEX "contact_stats_owner_idx";--> statement-breakpoint
 -- 5. Unique and secondary indexes, owner first (online, built as "<name>_owner" and renamed).
 CREATE UNIQUE INDEX IF NOT EXISTS "contacts_messenger_key_idx_owner" ON "contacts" USING btree ("owner_id","bot_id","messenger","messenger_key");--> statement-breakpoint
 DROP INDEX "contacts_messenger_key_idx";--> statement-breakpoint

@@ -91,11 +91,11 @@ describe('page plans on slotted fields', () => {
 });
 
 describe('lookups by id alone (the 403-or-404 question, after the own rows missed)', () => {
-  it('find a record through the hash index on id, not by scanning the table', async () => {
+  it('find a record through the primary key (id, owner_id), not by scanning the table', async () => {
     const rows = await queryRows<{ 'QUERY PLAN': string }>(
       t.db,
       sql`explain select owner_id from list_items where id = ${'r123'}`,
     );
-    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/list_items_id_idx/);
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/list_items_pkey/);
   });
 });

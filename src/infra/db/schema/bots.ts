@@ -25,11 +25,10 @@ export const bots = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    // owner first: the tenant key (docs/scaling.md); it also serves "all of an owner's bots"
-    primaryKey({ name: 'bots_pkey', columns: [t.ownerId, t.id] }),
+    // with the tenant key (docs/scaling.md), second so that lookups by id alone use it too
+    primaryKey({ name: 'bots_pkey', columns: [t.id, t.ownerId] }),
     index('bots_project_idx').on(t.projectUuid),
-    // by id alone: the 403-or-404 question, asked after the caller's own bots missed
-    index('bots_id_idx').on(t.id),
+    index('bots_owner_idx').on(t.ownerId),
   ],
 );
 

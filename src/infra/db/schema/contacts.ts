@@ -61,11 +61,9 @@ export const contacts = pgTable(
     unsubscribedAt: timestamp('unsubscribed_at', { withTimezone: true }),
   },
   (t) => [
-    // owner first in every key: the tenant key (docs/scaling.md)
-    primaryKey({ name: 'contacts_pkey', columns: [t.ownerId, t.id] }),
-    // by id alone: another account's contact in a record (403) from none (422), after the
-    // caller's own contacts missed
-    index('contacts_id_idx').on(t.id),
+    // the tenant key in every key (docs/scaling.md); second in the primary key so that
+    // lookups by id alone (another account's contact in a record: 403) use it too
+    primaryKey({ name: 'contacts_pkey', columns: [t.id, t.ownerId] }),
     foreignKey({
       name: 'contacts_bot_fk',
       columns: [t.ownerId, t.botId],
@@ -105,7 +103,7 @@ export const contactVariables = pgTable(
     payload: jsonb('payload'),
   },
   (t) => [
-    primaryKey({ name: 'contact_variables_pkey', columns: [t.ownerId, t.id] }),
+    primaryKey({ name: 'contact_variables_pkey', columns: [t.id, t.ownerId] }),
     foreignKey({
       name: 'contact_variables_contact_fk',
       columns: [t.ownerId, t.contactId],
@@ -131,7 +129,10 @@ export const contactStats = pgTable(
     version: bigint('version', { mode: 'number' }).notNull().default(0),
     liveCount: bigint('live_count', { mode: 'number' }).notNull().default(0),
   },
-  (t) => [primaryKey({ name: 'contact_stats_pkey', columns: [t.ownerId, t.botId] })],
+  (t) => [
+    primaryKey({ name: 'contact_stats_pkey', columns: [t.botId, t.ownerId] }),
+    index('contact_stats_owner_idx').on(t.ownerId),
+  ],
 );
 
 export type ContactRow = typeof contacts.$inferSelect;

@@ -38,10 +38,9 @@ export const listItems = pgTable(
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ name: 'list_items_pkey', columns: [t.ownerId, t.id] }),
-    // by id alone: only to tell another account's record (403) from none (404) after the
-    // caller's own rows missed; a hash index keeps 4 bytes per record, not the 36-char id
-    index('list_items_id_idx').using('hash', t.id),
+    // the tenant key second: the key serves lookups by (owner, id) and, after the caller's
+    // own rows missed, by id alone (403 or 404) — no second index on id (docs/scaling.md)
+    primaryKey({ name: 'list_items_pkey', columns: [t.id, t.ownerId] }),
     index('list_items_created_idx').on(t.ownerId, t.schemaId, t.createdAt, t.id),
     index('list_items_updated_idx').on(t.ownerId, t.schemaId, t.updatedAt, t.id),
     index('list_items_contact_idx')

@@ -55,10 +55,8 @@ export const listSchemas = pgTable(
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
   },
   (t) => [
-    // owner first: the tenant key (docs/scaling.md)
-    primaryKey({ name: 'list_schemas_pkey', columns: [t.ownerId, t.id] }),
-    // by id alone: the 403-or-404 question, asked after the caller's own lists missed
-    index('list_schemas_id_idx').on(t.id),
+    // with the tenant key (docs/scaling.md), second so that lookups by id alone use it too
+    primaryKey({ name: 'list_schemas_pkey', columns: [t.id, t.ownerId] }),
     index('list_schemas_owner_idx').on(t.ownerId, t.createdAt, t.id),
     index('list_schemas_project_idx').on(t.projectUuid),
     // the background reclaim finds deleted lists without scanning live ones
