@@ -157,6 +157,13 @@ describe('migration 0012 on an older database', () => {
     await migratePostgres(url);
     expect(await wrongOwners(url)).toEqual(rightOwners);
     expect(await schemaOf(url)).toEqual(await schemaOf(fresh.url));
+    // the planner's statistics were read again: owner_id is no longer "always null" to it
+    const stats = await withClient(url, (c) =>
+      c.query<{ null_frac: number }>(
+        `select null_frac from pg_stats where tablename = 'list_items' and attname = 'owner_id'`,
+      ),
+    );
+    expect(stats.rows).toEqual([{ null_frac: 0 }]);
   }, 60_000);
 
   it('takes over from an online build cut short (an invalid index is built again)', async () => {

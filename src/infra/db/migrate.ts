@@ -6,7 +6,12 @@ import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
-import { prepareOwnerKeys, validateForeignKeys, type RunSql } from './ownerKeys.js';
+import {
+  prepareOwnerKeys,
+  refreshStatistics,
+  validateForeignKeys,
+  type RunSql,
+} from './ownerKeys.js';
 
 export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -29,9 +34,10 @@ export async function migratePostgres(url: string, folder = migrationsFolder): P
     await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
       const run: RunSql = (text, params) => client.query(text, params);
-      await prepareOwnerKeys(run, folder);
+      const filled = await prepareOwnerKeys(run, folder);
       await migratePg(drizzlePg({ client }), { migrationsFolder: folder });
       await validateForeignKeys(run);
+      if (filled) await refreshStatistics(run, true);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }
@@ -46,7 +52,9 @@ export async function migrateEmbedded(pglite: PGlite): Promise<void> {
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
   await migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder });
-  await validateForeignKeys((text, params) => pglite.query(text, params));
+  const run: RunSql = (text, params) => pglite.query(text, params);
+  await validateForeignKeys(run);
+  await refreshStatistics(run, false);
 }
 
 /**
