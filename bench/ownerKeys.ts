@@ -75,7 +75,7 @@ waits.sort((a, b) => a - b);
 const at = (q: number) => waits[Math.min(waits.length - 1, Math.floor(q * waits.length))]!;
 console.log(`list_items before: ${size.rows[0]!.size}`);
 console.log(
-  `npm run migrate (fill, CHECK, indexes built concurrently, 0012, FK validation): ${seconds.toFixed(1)} s`,
+  `npm run migrate (fill, CHECK, indexes built concurrently, 0012, FK validation, vacuum): ${seconds.toFixed(1)} s`,
 );
 console.log(
   `concurrent inserts: ${waits.length.toLocaleString('en')} during the migration, p50 ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, max ${at(1).toFixed(0)} ms`,
