@@ -23,6 +23,9 @@ export interface ListQueries {
   ownerOfItem(id: string): Promise<number | undefined>;
 }
 
+/** An item's list: the same owner, and the id the item names. */
+const ITS_LIST = sql`${listSchemas.ownerId} = ${listItems.ownerId} and ${listSchemas.id} = ${listItems.schemaId}`;
+
 export function prepareListQueries(db: Database): ListQueries {
   const liveListById = db
     .select()
@@ -40,10 +43,7 @@ export function prepareListQueries(db: Database): ListQueries {
       fields: listSchemas.fields,
     })
     .from(listItems)
-    .innerJoin(
-      listSchemas,
-      sql`${listSchemas.ownerId} = ${listItems.ownerId} and ${listSchemas.id} = ${listItems.schemaId}`,
-    )
+    .innerJoin(listSchemas, ITS_LIST)
     // an item whose list was deleted is gone too
     .where(
       sql`${listItems.ownerId} = ${sql.placeholder('owner')} and ${listItems.id} = ${sql.placeholder('id')}
@@ -77,10 +77,7 @@ export function prepareListQueries(db: Database): ListQueries {
       const [row] = await db
         .select({ ownerId: listSchemas.ownerId })
         .from(listItems)
-        .innerJoin(
-          listSchemas,
-          sql`${listSchemas.ownerId} = ${listItems.ownerId} and ${listSchemas.id} = ${listItems.schemaId}`,
-        )
+        .innerJoin(listSchemas, ITS_LIST)
         .where(sql`${listItems.id} = ${id} and ${listSchemas.deletedAt} is null`);
       return row?.ownerId;
     },

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import {
+  ownerKeysPending,
   prepareOwnerKeys,
   refreshStatistics,
   validateForeignKeys,
@@ -51,10 +52,12 @@ export async function migrateEmbedded(pglite: PGlite): Promise<void> {
   // embedded mode only (client.ts, openEmbedded)
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const { migrate: migratePglite } = await import('drizzle-orm/pglite/migrator');
-  await migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder });
   const run: RunSql = (text, params) => pglite.query(text, params);
+  // read before: only a start that applies 0012 to older data needs fresh statistics
+  const filling = await ownerKeysPending(run);
+  await migratePglite(drizzlePglite({ client: pglite }), { migrationsFolder });
   await validateForeignKeys(run);
-  await refreshStatistics(run, false);
+  if (filling) await refreshStatistics(run, false);
 }
 
 /**

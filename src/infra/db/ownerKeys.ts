@@ -15,7 +15,7 @@ const FILLED = [
 ] as const;
 
 /** The migration this file prepares; its "online" indexes are built here first. */
-export const OWNER_KEYS_MIGRATION = '0012_owner_keys.sql';
+const OWNER_KEYS_MIGRATION = '0012_owner_keys.sql';
 
 /**
  * The slow half of migration 0012 on a database that has data, done before it without long
@@ -26,12 +26,7 @@ export const OWNER_KEYS_MIGRATION = '0012_owner_keys.sql';
  * (an index a crash left invalid is dropped and built again).
  */
 export async function prepareOwnerKeys(run: RunSql, migrationsFolder: string): Promise<boolean> {
-  const { rows } = await run(
-    `select a.attnotnull as done from pg_attribute a
-     where a.attrelid = to_regclass('public.list_items') and a.attname = 'owner_id'`,
-  );
-  const state = rows[0] as { done: boolean } | undefined;
-  if (!state || state.done) return false;
+  if (!(await ownerKeysPending(run))) return false;
   for (const target of FILLED) await fillOwners(run, target);
   for (const { table } of FILLED) await proveNotNull(run, table);
   const migration = readFileSync(path.join(migrationsFolder, OWNER_KEYS_MIGRATION), 'utf8');
@@ -39,13 +34,21 @@ export async function prepareOwnerKeys(run: RunSql, migrationsFolder: string): P
   return true;
 }
 
-/** The tables whose owner_id a fill may have written: their statistics must be read again. */
-export const REFILLED_TABLES = [
-  'list_items',
-  'contact_variables',
-  'list_field_erasures',
-  'list_layouts',
-];
+/**
+ * Whether the database holds tables from before migration 0012: list_items exists and its
+ * owner_id may still be null. False on a fresh database and once 0012 is applied.
+ */
+export async function ownerKeysPending(run: RunSql): Promise<boolean> {
+  const { rows } = await run(
+    `select a.attnotnull as done from pg_attribute a
+     where a.attrelid = to_regclass('public.list_items') and a.attname = 'owner_id'`,
+  );
+  const state = rows[0] as { done: boolean } | undefined;
+  return state !== undefined && !state.done;
+}
+
+/** The tables whose owner_id a fill may have written (list_layouts: by 0012 itself). */
+const REFILLED_TABLES = [...FILLED.map((t) => t.table), 'list_layouts'];
 
 /**
  * After a fill: the planner's statistics still say owner_id is null everywhere, and with
@@ -94,8 +97,8 @@ async function fillOwners(run: RunSql, target: (typeof FILLED)[number]): Promise
       `with batch as (
          select id from ${table} ${last === null ? '' : `where id > $2::${key}`}
          order by id limit $1),
-       filled as (${fill('t.id in (select id from batch)')} returning 1)
-       select (select max(id)::text from batch) as last, (select count(*) from filled) as n`,
+       filled as (${fill('t.id in (select id from batch)')})
+       select (select max(id)::text from batch) as last`,
       last === null ? [FILL_BATCH] : [FILL_BATCH, last],
     );
     last = (rows[0] as { last: string | null }).last;
@@ -125,7 +128,7 @@ interface OnlineIndex {
 }
 
 /** Every `CREATE [UNIQUE] INDEX IF NOT EXISTS` of a migration's SQL. */
-export function onlineIndexes(migrationSql: string): OnlineIndex[] {
+function onlineIndexes(migrationSql: string): OnlineIndex[] {
   const found: OnlineIndex[] = [];
   for (const match of migrationSql.matchAll(
     /CREATE (?:UNIQUE )?INDEX IF NOT EXISTS "(\w+)" ON [^;]+/g,
