@@ -15,23 +15,26 @@ const variableJson = jsonObjectSql(VARIABLE_KEYS);
 const utmEntry = sql`to_json(v.name)::text || ':' || coalesce(to_json(v.value)::text, 'null')`;
 
 /**
- * `id` and `json` of `ownerId`'s contacts whose ids `ids` selects, in ascending id. The variables of
- * all of them are read in one index scan and aggregated per contact (one subquery per
- * contact cost Postgres twice as much).
+ * `id` and `json` of `ownerId`'s contacts whose ids `ids` selects, in ascending id: each
+ * contact joined to its variables and aggregated in one pass. Every plan of this is linear
+ * in the contacts: the variables are reached by their `(owner_id, contact_id)` index. An
+ * earlier form aggregated the variables first and joined the aggregate; on tables without
+ * statistics (a fresh account, an import's own uncommitted rows) Postgres planned that as
+ * a nested loop that re-aggregated every variable once per contact: 5 s for 2,000 contacts.
  */
 export function contactsAsJson(ownerId: number, ids: SQL): SQL {
-  return sql`WITH ids AS (${ids}),
-    cv AS (
-      SELECT v.contact_id,
-             string_agg(${variableJson}, ',' ORDER BY v.id) AS list,
-             string_agg(${utmEntry}, ',' ORDER BY v.id) FILTER (WHERE left(v.name, 4) = 'utm_') AS utm
-      FROM contact_variables v
-      WHERE v.owner_id = ${ownerId} AND v.contact_id = ANY(ARRAY(SELECT id FROM ids))
-      GROUP BY v.contact_id)
+  return sql`WITH ids AS (${ids})
     SELECT c.id, ${contactJson} AS json
-    FROM contacts c LEFT JOIN cv ON cv.contact_id = c.id
-    -- = ANY(ARRAY(…)) keeps the fetch an index scan on the primary key; a plain join may be
-    -- planned as a hash join over a sequential scan of every contact.
-    WHERE c.owner_id = ${ownerId} AND c.id = ANY(ARRAY(SELECT id FROM ids))
+    FROM (
+      SELECT c.*,
+             string_agg(${variableJson}, ',' ORDER BY v.id) AS variables_list,
+             string_agg(${utmEntry}, ',' ORDER BY v.id) FILTER (WHERE left(v.name, 4) = 'utm_') AS variables_utm
+      FROM contacts c
+      LEFT JOIN contact_variables v ON v.owner_id = c.owner_id AND v.contact_id = c.id
+      -- = ANY(ARRAY(…)) keeps the fetch an index scan on the primary key; a plain join may be
+      -- planned as a hash join over a sequential scan of every contact.
+      WHERE c.owner_id = ${ownerId} AND c.id = ANY(ARRAY(SELECT id FROM ids))
+      GROUP BY c.id, c.owner_id
+    ) c
     ORDER BY c.id`;
 }

@@ -48,7 +48,10 @@ interface Key<Row> {
   /** shown only on this messenger's contacts */
   only?: Messenger;
   js: (row: Row) => unknown;
-  /** JSON text of the value; `c` is the contact row, `v` the variable row, `cv` the aggregates */
+  /**
+   * JSON text of the value; `c` is the contact row with its variables aggregated as
+   * `variables_list` and `variables_utm` (contactJson.ts), `v` the variable row
+   */
   sql: SQL;
   doc: z.ZodType;
 }
@@ -134,7 +137,7 @@ export const CONTACT_KEYS: readonly Key<StoredContact>[] = [
   {
     name: 'utm',
     js: (c) => utmOf(c.variables),
-    sql: sql`coalesce('{' || cv.utm || '}', '[]')`,
+    sql: sql`coalesce('{' || c.variables_utm || '}', '[]')`,
     doc: z
       .union([z.record(z.string(), z.string().nullable()), z.array(z.never()).max(0)])
       .describe('Variables whose names start with `utm_`; an empty array `[]` when there are none'),
@@ -203,7 +206,7 @@ export const CONTACT_KEYS: readonly Key<StoredContact>[] = [
   {
     name: 'variables',
     js: (c) => c.variables.map((v) => presentKeys(VARIABLE_KEYS, v)),
-    sql: sql`coalesce('[' || cv.list || ']', '[]')`,
+    sql: sql`coalesce('[' || c.variables_list || ']', '[]')`,
     doc: z.array(variableDoc),
   },
 ];
