@@ -154,6 +154,50 @@ describe('getListItems answers stay exact while they are remembered', () => {
     expect(other).toEqual(one);
   });
 
+  it('answers a remembered page byte for byte as the first time, kept as JSON or sealed', async () => {
+    // all-digit slugs keep their place (OrderedObject); money and dates are rendered values
+    const plain = await createListViaApi(reader.app, owner, [
+      { name: 'City', slug: 'city', type: 'string' },
+      { name: 'Year', slug: '2024', type: 'number' },
+      { name: 'Paid', slug: 'paid', type: 'money', currency: 'EUR' },
+      { name: 'Day', slug: 'day', type: 'date' },
+    ]);
+    const sealed = await createListViaApi(reader.app, owner, [
+      { name: 'City', slug: 'city', type: 'string' },
+      { name: 'Secret', slug: 'secret', type: 'string', is_encryptable: true },
+    ]);
+    await addItemViaApi(writer.app, owner, plain.id, {
+      city: 'Oslo',
+      2024: 7,
+      paid: '10.5',
+      day: '2024-02-29',
+    });
+    await addItemViaApi(writer.app, owner, sealed.id, { city: 'Oslo', secret: 'öl & "x"' });
+    const page = (schemaId: string) =>
+      call(reader.app, 'getListItems', { schema_id: schemaId }, { key: owner.apiKey });
+    for (const list of [plain, sealed]) {
+      const first = await page(list.id);
+      const again = await page(list.id);
+      expect(again.raw.body).toBe(first.raw.body);
+      // keys in the order they were written (JSON.parse would move "2024" first)
+      const item = first.raw.body.slice(first.raw.body.indexOf('[{'));
+      const keys = [...item.matchAll(/"([^"]+)":/g)].map((m) => m[1]).slice(0, 7);
+      expect(keys).toEqual(
+        list === plain
+          ? ['id', 'city', '2024', 'paid', 'day', 'created_at', 'updated_at']
+          : ['id', 'city', 'secret', 'created_at', 'updated_at', 'links', 'first'],
+      );
+    }
+    expect((await page(sealed.id)).body.data[0].secret).toBe('öl & "x"');
+    // what is held: written JSON for the plain list, the sealed rows for the other
+    const held = [...reader.deps.lists.readCache['pages'].values()];
+    const text = held.flatMap((p) => ('json' in p ? p.json.map((j) => j.text) : []));
+    const rows = held.flatMap((p) => ('rows' in p ? p.rows : []));
+    expect(text.some((t) => t.includes('"2024":7'))).toBe(true);
+    expect(rows.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain('öl');
+  });
+
   it('keeps nothing with LIST_CACHE_ROWS=0 and still answers', async () => {
     const off = await startTestApp({ database: reader.database, env: { LIST_CACHE_ROWS: '0' } });
     try {

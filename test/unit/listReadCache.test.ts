@@ -2,9 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { ListReadCache, pageKey, selectionKey } from '../../src/lists/items/readCache.js';
+import { JsonText } from '../../src/shared/orderedJson.js';
 
 const row = (id: string) => ({ id, data: {}, createdAt: new Date(0), updatedAt: new Date(0) });
-const rows = (n: number) => Array.from({ length: n }, (_, i) => row(String(i)));
+const rows = (n: number) => ({ rows: Array.from({ length: n }, (_, i) => row(String(i))) });
+const json = (n: number) => ({
+  json: Array.from({ length: n }, (_, i) => new JsonText(JSON.stringify({ id: String(i) }))),
+});
 
 const city: StoredField = {
   slug: 'city',
@@ -31,18 +35,26 @@ describe('ListReadCache', () => {
   it('drops the least recently used pages once the row budget is spent', () => {
     const cache = new ListReadCache(100);
     cache.rememberPage('a', rows(50));
-    cache.rememberPage('b', rows(50));
-    expect(cache.page('a')).toHaveLength(50); // a is now the most recent
+    cache.rememberPage('b', json(50));
+    expect(cache.page('a')).toEqual(rows(50)); // a is now the most recent
     cache.rememberPage('c', rows(50));
     expect(cache.page('b')).toBeUndefined();
-    expect(cache.page('a')).toHaveLength(50);
-    expect(cache.page('c')).toHaveLength(50);
+    expect(cache.page('a')).toEqual(rows(50));
+    expect(cache.page('c')).toEqual(rows(50));
+    // written JSON counts a row per record, as stored rows do
+    cache.rememberPage('d', json(50));
+    expect([cache.page('a'), cache.page('c'), cache.page('d')]).toEqual([
+      undefined,
+      rows(50),
+      json(50),
+    ]);
   });
 
   it('does not keep a page larger than the whole budget, nor anything when off', () => {
     const small = new ListReadCache(10);
     small.rememberPage('big', rows(11));
-    expect(small.page('big')).toBeUndefined();
+    small.rememberPage('big json', json(11));
+    expect([small.page('big'), small.page('big json')]).toEqual([undefined, undefined]);
     const off = new ListReadCache(0);
     off.rememberPage('p', rows(1));
     off.rememberTotal('t', 3);

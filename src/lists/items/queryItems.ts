@@ -1,6 +1,8 @@
 import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
-import type { OrderedObject } from '../../shared/orderedJson.js';
+import { JsonText, stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import type { ItemRow } from './foundItem.js';
 import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
@@ -26,6 +28,9 @@ export interface ItemQueryInput {
 /** No list holds this many records: a page beyond it is empty without asking Postgres. */
 const MAX_OFFSET = 1e12;
 
+/** A record as answered: presented now, or its JSON as written when first answered. */
+type PresentedItem = OrderedObject | JsonText;
+
 /**
  * getListItems: the page and `meta.total` run concurrently. The unfiltered total is the list's
  * counter (kept with every insert and delete); a filtered one is a count over the slots.
@@ -33,7 +38,7 @@ const MAX_OFFSET = 1e12;
 export async function queryItems(
   ctx: ItemContext,
   input: ItemQueryInput,
-): Promise<PageEnvelope<OrderedObject>> {
+): Promise<PageEnvelope<PresentedItem>> {
   const list = await requireOwnList(ctx, ctx.caller, input.schemaId);
   // the error rules: every failing parameter is listed, so filters and order_by are checked together.
   const [conditions, sort] = collectErrors(
@@ -53,17 +58,22 @@ export async function queryItems(
   const cache = ctx.readCache;
   const selection = selectionKey(list, query);
   const page = pageKey(selection, query, input.limit, offset);
-  const [rows, total] = await Promise.all([
+  const filtered = isFiltered(query);
+  const [items, total] = await Promise.all([
     offset > MAX_OFFSET
       ? []
-      : (cache.page(page) ??
-        selectPage(ctx.db, list.ownerId, where, compileSort(query.sort), input.limit, offset).then(
-          (found) => {
-            cache.rememberPage(page, found);
-            return found;
-          },
-        )),
-    !isFiltered(query)
+      : pageItems(ctx, list.fields, page, () =>
+          selectPage(
+            ctx.db,
+            list.ownerId,
+            where,
+            compileSort(query.sort),
+            input.limit,
+            offset,
+            filtered,
+          ),
+        ),
+    !filtered
       ? list.itemCount
       : (cache.total(selection) ??
         countWhere(ctx.db, where).then((n) => {
@@ -72,12 +82,37 @@ export async function queryItems(
         })),
   ]);
   return pageEnvelope({
-    items: rows.map((row) => presentItem(list.fields, row, ctx.cipher)),
+    items,
     total,
     page: input.page,
     perPage: input.limit,
     path: input.path,
   });
+}
+
+/**
+ * The page's records as answered: remembered, or selected, presented and remembered as
+ * CachedPage says (presenting and serializing 50 records was most of a repeated read).
+ */
+async function pageItems(
+  ctx: ItemContext,
+  fields: readonly StoredField[],
+  key: string,
+  select: () => Promise<ItemRow[]>,
+): Promise<PresentedItem[]> {
+  const present = (rows: ItemRow[]) => rows.map((row) => presentItem(fields, row, ctx.cipher));
+  const hit = ctx.readCache.page(key);
+  if (hit) return 'json' in hit ? hit.json : present(hit.rows);
+  const rows = await select();
+  if (!ctx.readCache.enabled) return present(rows);
+  if (fields.some((f) => f.is_encryptable)) {
+    ctx.readCache.rememberPage(key, { rows });
+    return present(rows);
+  }
+  // written once: the same text is remembered and answered now
+  const json = present(rows).map((item) => new JsonText(stringifyJson(item)));
+  ctx.readCache.rememberPage(key, { json });
+  return json;
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

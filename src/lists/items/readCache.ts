@@ -1,6 +1,18 @@
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import type { JsonText } from '../../shared/orderedJson.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemRow } from './foundItem.js';
+
+/**
+ * A remembered page. A list with encrypted fields keeps its rows as stored (sealed values
+ * still sealed) and presents them per request; any other list keeps each record's answer as
+ * written JSON, so a repeated read neither presents nor serializes records again.
+ */
+export type CachedPage = { rows: ItemRow[] } | { json: JsonText[] };
+
+function sizeOf(page: CachedPage): number {
+  return 'rows' in page ? page.rows.length : page.json.length;
+}
 
 /** Filtered totals are numbers: this many are kept whatever the row budget. */
 const MAX_TOTALS = 20_000;
@@ -12,12 +24,12 @@ const MAX_TOTALS = 20_000;
  * a remembered answer is exact by construction — on every instance, without invalidation
  * messages. Entries of older versions are never read again and age out.
  *
- * Rows are kept as stored (encrypted values still sealed) and presented per request.
+ * Pages are kept as CachedPage says: never with a decrypted value.
  * Least recently used entries go first once `maxRows` rows are held.
  */
 export class ListReadCache {
   private readonly totals = new Map<string, number>();
-  private readonly pages = new Map<string, ItemRow[]>();
+  private readonly pages = new Map<string, CachedPage>();
   private rowsHeld = 0;
 
   constructor(private readonly maxRows: number) {}
@@ -37,23 +49,23 @@ export class ListReadCache {
     if (this.totals.size > MAX_TOTALS) this.totals.delete(this.totals.keys().next().value!);
   }
 
-  page(key: string): ItemRow[] | undefined {
+  page(key: string): CachedPage | undefined {
     return touch(this.pages, key);
   }
 
-  rememberPage(key: string, rows: ItemRow[]): void {
-    if (!this.enabled || rows.length > this.maxRows) return;
+  rememberPage(key: string, page: CachedPage): void {
+    if (!this.enabled || sizeOf(page) > this.maxRows) return;
     this.forgetPage(key);
-    this.pages.set(key, rows);
-    this.rowsHeld += rows.length;
+    this.pages.set(key, page);
+    this.rowsHeld += sizeOf(page);
     while (this.rowsHeld > this.maxRows) this.forgetPage(this.pages.keys().next().value!);
   }
 
   private forgetPage(key: string): void {
-    const rows = this.pages.get(key);
-    if (!rows) return;
+    const page = this.pages.get(key);
+    if (!page) return;
     this.pages.delete(key);
-    this.rowsHeld -= rows.length;
+    this.rowsHeld -= sizeOf(page);
   }
 }
 
