@@ -4,8 +4,9 @@ import { queryRows } from '../../src/infra/db/client.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
-import { pageIdsQuery } from '../../src/lists/items/pageQueries.js';
-import { makeTenant } from '../helpers/factories.js';
+import { pageIdsQuery, pageQuery } from '../../src/lists/items/pageQueries.js';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
@@ -16,10 +17,11 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  */
 let t: TestApp;
 let list: TestList;
+let owner: Tenant;
 
 beforeAll(async () => {
   t = await startTestApp({ redis: false });
-  const owner = await makeTenant(t.db);
+  owner = await makeTenant(t.db);
   list = await makeList(t.db, owner, [
     { slug: 'city', type: 'string' },
     { slug: 'score', type: 'number' },
@@ -90,6 +92,29 @@ describe('page plans on slotted fields', () => {
   });
 });
 
+describe('filtered totals', () => {
+  it.each([
+    [{ score: '>=,50000' }, 'list_items_n1_count_idx'],
+    [{ city: 'c3' }, 'list_items_t1_count_idx'],
+  ])('counts %j from the narrow count index, index-only', async (filters, index) => {
+    const where = compileWhere({
+      ownerId: list.ownerId,
+      listId: list.id,
+      fields: list.fields,
+      conditions: parseFilters(list.fields, filters),
+      links: {},
+      sort: parseOrderBy(list.fields, undefined),
+    });
+    const rows = await queryRows<{ 'QUERY PLAN': string }>(
+      t.db,
+      sql`explain select count(*) from list_items where ${where}`,
+    );
+    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
+      new RegExp(`Index Only Scan using ${index}`),
+    );
+  });
+});
+
 describe('lookups by id alone (the 403-or-404 question, after the own rows missed)', () => {
   it('find a record through the primary key (id, owner_id), not by scanning the table', async () => {
     const rows = await queryRows<{ 'QUERY PLAN': string }>(
@@ -97,5 +122,64 @@ describe('lookups by id alone (the 403-or-404 question, after the own rows misse
       sql`explain select owner_id from list_items where id = ${'r123'}`,
     );
     expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/list_items_pkey/);
+  });
+});
+
+describe('unfiltered pages: one pass for the first pages, the deferred join past them', () => {
+  async function unfilteredPlan(offset: number): Promise<string> {
+    const sort = parseOrderBy(list.fields, 'score,asc');
+    const where = compileWhere({
+      ownerId: list.ownerId,
+      listId: list.id,
+      fields: list.fields,
+      conditions: [],
+      links: {},
+      sort,
+    });
+    const first = compileSort(sort)[0]!;
+    const query = pageQuery(
+      list.ownerId,
+      sql`${where} and ${first.where}`,
+      first.orderBy,
+      50,
+      offset,
+      false,
+    );
+    const rows = await queryRows<{ 'QUERY PLAN': string }>(t.db, sql`explain ${query}`);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
+  it('reads page 1 in one walk of the sort index, without a second probe per row', async () => {
+    const plan = await unfilteredPlan(0);
+    expect(plan).toMatch(/Index Scan using list_items_n1_idx/);
+    expect(plan).not.toMatch(/Join|Nested Loop|list_items_pkey/);
+  });
+
+  it('skips a deep offset index-only, then fetches the page by primary key', async () => {
+    const plan = await unfilteredPlan(5000);
+    expect(plan).toMatch(/Index Only Scan using list_items_n1_idx/);
+    expect(plan).toMatch(/list_items_pkey/);
+  });
+
+  it('answers the same rows on both sides of the switch', async () => {
+    const get = async (limit: number, page: number) => {
+      const res = await call(
+        t.app,
+        'getListItems',
+        { schema_id: list.id, order_by: 'score,asc', limit, page },
+        { key: owner.apiKey },
+      );
+      expect(res.status).toBe(200);
+      return (res.body.data as { id: string }[]).map((r) => r.id);
+    };
+    const expected = await queryRows<{ id: string }>(
+      t.db,
+      sql`select id from list_items where schema_id = ${list.id}
+          order by n1, id offset 400 limit 200`,
+    );
+    // offset 400 is read in one pass, offset 500 through the deferred join
+    const [whole, first, second] = await Promise.all([get(200, 3), get(100, 5), get(100, 6)]);
+    expect(whole).toEqual(expected.map((r) => r.id));
+    expect([...first, ...second]).toEqual(whole);
   });
 });

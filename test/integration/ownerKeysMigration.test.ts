@@ -8,6 +8,7 @@ import {
   migrationsFolder,
   migrationsFolderUpTo,
 } from '../../src/infra/db/migrate.js';
+import { prebuildIndexes } from '../../src/infra/db/onlineIndexes.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { databaseUrl, TEST_POSTGRES_URL } from '../helpers/env.js';
 
@@ -20,6 +21,7 @@ import { databaseUrl, TEST_POSTGRES_URL } from '../helpers/env.js';
 const created: string[] = [];
 let fresh: TestDatabase;
 const upTo0011 = migrationsFolderUpTo(11);
+const upTo0012 = migrationsFolderUpTo(12);
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -194,6 +196,35 @@ describe('migration 0012 on an older database', () => {
     const schema = await schemaOf(url);
     // foreign keys stay NOT VALID until the migrator validates them after the transaction
     expect(schema.filter((d) => d.endsWith('NOT VALIDATED'))).toHaveLength(3);
+    await migratePostgres(url);
+    expect(await schemaOf(url)).toEqual(await schemaOf(fresh.url));
+  }, 60_000);
+});
+
+describe('migration 0013 (count indexes) on a database with records', () => {
+  it('builds its indexes CONCURRENTLY before it runs, an invalid leftover again', async () => {
+    const url = await oldDatabase();
+    await migratePostgres(url, upTo0012);
+    await withClient(url, async (c) => {
+      // a build of one of them cut short
+      await c.query(`create index list_items_n1_count_idx on list_items (owner_id)`);
+      await c.query(
+        `update pg_index set indisvalid = false where indexrelid = 'list_items_n1_count_idx'::regclass`,
+      );
+    });
+    const sent: string[] = [];
+    await withClient(url, (c) =>
+      prebuildIndexes((text, params) => {
+        sent.push(text);
+        return c.query(text, params);
+      }, migrationsFolder),
+    );
+    const builds = sent.filter((q) => /^CREATE INDEX/.test(q));
+    expect(builds.map((q) => /"(\w+)"/.exec(q)![1])).toEqual(
+      ['n1', 'n2', 'n3', 'd1', 'd2'].map((slot) => `list_items_${slot}_count_idx`),
+    );
+    expect(builds.every((q) => q.startsWith('CREATE INDEX CONCURRENTLY IF NOT EXISTS'))).toBe(true);
+    expect(sent).toContain('drop index concurrently "list_items_n1_count_idx"');
     await migratePostgres(url);
     expect(await schemaOf(url)).toEqual(await schemaOf(fresh.url));
   }, 60_000);

@@ -11,8 +11,8 @@ import {
   prepareOwnerKeys,
   refreshStatistics,
   validateForeignKeys,
-  type RunSql,
 } from './ownerKeys.js';
+import { prebuildIndexes, type RunSql } from './onlineIndexes.js';
 
 export const migrationsFolder = path.resolve(
   path.dirname(fileURLToPath(import.meta.url)),
@@ -36,6 +36,7 @@ export async function migratePostgres(url: string, folder = migrationsFolder): P
     try {
       const run: RunSql = (text, params) => client.query(text, params);
       const filled = await prepareOwnerKeys(run, folder);
+      await prebuildIndexes(run, folder);
       await migratePg(drizzlePg({ client }), { migrationsFolder: folder });
       await validateForeignKeys(run);
       if (filled) await refreshStatistics(run, true);

@@ -1,8 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-
-/** One SQL statement on a connection of its own, outside any transaction. */
-export type RunSql = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
+import { buildIndexesOnline, type RunSql } from './onlineIndexes.js';
 
 /** Rows per statement of the fill: one short autocommitted UPDATE, locking only its rows. */
 const FILL_BATCH = 5000;
@@ -29,8 +25,7 @@ export async function prepareOwnerKeys(run: RunSql, migrationsFolder: string): P
   if (!(await ownerKeysPending(run))) return false;
   for (const target of FILLED) await fillOwners(run, target);
   for (const { table } of FILLED) await proveNotNull(run, table);
-  const migration = readFileSync(path.join(migrationsFolder, OWNER_KEYS_MIGRATION), 'utf8');
-  for (const index of onlineIndexes(migration)) await buildConcurrently(run, index);
+  await buildIndexesOnline(run, migrationsFolder, OWNER_KEYS_MIGRATION);
   return true;
 }
 
@@ -119,34 +114,4 @@ async function proveNotNull(run: RunSql, table: string): Promise<void> {
   if (!(rows[0] as { convalidated?: boolean } | undefined)?.convalidated) {
     await run(`alter table ${table} validate constraint ${name}`);
   }
-}
-
-interface OnlineIndex {
-  name: string;
-  /** the migration's statement, `CREATE [UNIQUE] INDEX IF NOT EXISTS "name" ON …` */
-  create: string;
-}
-
-/** Every `CREATE [UNIQUE] INDEX IF NOT EXISTS` of a migration's SQL. */
-function onlineIndexes(migrationSql: string): OnlineIndex[] {
-  const found: OnlineIndex[] = [];
-  for (const match of migrationSql.matchAll(
-    /CREATE (?:UNIQUE )?INDEX IF NOT EXISTS "(\w+)" ON [^;]+/g,
-  )) {
-    found.push({ name: match[1]!, create: match[0] });
-  }
-  return found;
-}
-
-async function buildConcurrently(run: RunSql, index: OnlineIndex): Promise<void> {
-  const { rows } = await run(
-    `select i.indisvalid as valid from pg_index i
-     where i.indexrelid = to_regclass($1)`,
-    [`public.${index.name}`],
-  );
-  const existing = rows[0] as { valid: boolean } | undefined;
-  if (existing?.valid) return;
-  // a build cut short leaves an invalid index that IF NOT EXISTS would keep
-  if (existing) await run(`drop index concurrently "${index.name}"`);
-  await run(index.create.replace(/INDEX IF NOT EXISTS/, 'INDEX CONCURRENTLY IF NOT EXISTS'));
 }

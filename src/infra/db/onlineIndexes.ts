@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+/** One SQL statement on a connection of its own, outside any transaction. */
+export type RunSql = (text: string, params?: unknown[]) => Promise<{ rows: unknown[] }>;
+
+/**
+ * Migrations that only add indexes to tables that may hold millions of rows. `npm run
+ * migrate` builds their indexes first with CREATE INDEX CONCURRENTLY (writes go on), so the
+ * migration's own `CREATE INDEX IF NOT EXISTS` finds them built. (Migration 0012's indexes
+ * are built the same way, after its fill: ownerKeys.ts.)
+ */
+const INDEX_ONLY_MIGRATIONS = ['0013_number_date_count_indexes.sql'];
+
+/**
+ * Builds the indexes of the index-only migrations online, on a database whose list_items
+ * already has owner_id (migration 0011; older databases take the migrations as they are).
+ * Does nothing on a fresh database, nor for a migration the folder's journal does not list; an
+ * index already built and valid is left alone.
+ */
+export async function prebuildIndexes(run: RunSql, migrationsFolder: string): Promise<void> {
+  const { rows } = await run(
+    `select 1 from pg_attribute
+     where attrelid = to_regclass('public.list_items') and attname = 'owner_id'`,
+  );
+  if (rows.length === 0) return;
+  const journal = JSON.parse(
+    readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8'),
+  ) as { entries: { tag: string }[] };
+  const migrations = new Set(journal.entries.map((e) => `${e.tag}.sql`));
+  for (const file of INDEX_ONLY_MIGRATIONS) {
+    if (migrations.has(file)) await buildIndexesOnline(run, migrationsFolder, file);
+  }
+}
+
+/** Every `CREATE [UNIQUE] INDEX IF NOT EXISTS` of a migration, built CONCURRENTLY. */
+export async function buildIndexesOnline(
+  run: RunSql,
+  migrationsFolder: string,
+  file: string,
+): Promise<void> {
+  const migration = readFileSync(path.join(migrationsFolder, file), 'utf8');
+  for (const match of migration.matchAll(
+    /CREATE (?:UNIQUE )?INDEX IF NOT EXISTS "(\w+)" ON [^;]+/g,
+  )) {
+    await buildConcurrently(run, match[1]!, match[0]);
+  }
+}
+
+/** `create`: the migration's statement, `CREATE [UNIQUE] INDEX IF NOT EXISTS "name" ON …` */
+async function buildConcurrently(run: RunSql, name: string, create: string): Promise<void> {
+  const { rows } = await run(
+    `select i.indisvalid as valid from pg_index i
+     where i.indexrelid = to_regclass($1)`,
+    [`public.${name}`],
+  );
+  const existing = rows[0] as { valid: boolean } | undefined;
+  if (existing?.valid) return;
+  // a build cut short leaves an invalid index that IF NOT EXISTS would keep
+  if (existing) await run(`drop index concurrently "${name}"`);
+  await run(create.replace(/INDEX IF NOT EXISTS/, 'INDEX CONCURRENTLY IF NOT EXISTS'));
+}
