@@ -6,9 +6,12 @@
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci)
  *   npm run bench:versions -- --before /tmp/before [--records N] [--rounds N] [--seconds N]
- *     [--only 'getContacts,n1 >=']
+ *     [--only 'getContacts,n1 >='] [--reuse]
  */
 import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { connectPostgres, queryRows } from '../src/infra/db/client.js';
 import { BENCH_SERVER, admin, databaseUrl } from './database.js';
 import { benchRecord } from './freshList.js';
 import { loadHttp, type HttpRequest } from './load.js';
@@ -26,6 +29,8 @@ const CONTACTS = Number(option('contacts') ?? 20_000);
 const ROUNDS = Number(option('rounds') ?? 6);
 const SECONDS = Number(option('seconds') ?? 3);
 const CONNECTIONS = 10;
+/** the databases of the last run, as they are (same --records), instead of loading again */
+const REUSE = process.argv.includes('--reuse');
 /** only the workloads whose name contains one of these (comma-separated) */
 const ONLY = option('only')?.split(',');
 
@@ -41,8 +46,10 @@ interface Side {
 /** A fresh database, the side's server on it, an account made by that side's CLI, its data. */
 async function side(name: string, checkout: string, port: number, redisDb: number) {
   const db = `lk_versions_${name}`;
-  await admin(BENCH_SERVER, `drop database if exists ${db} with (force)`);
-  await admin(BENCH_SERVER, `create database ${db}`);
+  if (!REUSE) {
+    await admin(BENCH_SERVER, `drop database if exists ${db} with (force)`);
+    await admin(BENCH_SERVER, `create database ${db}`);
+  }
   const env = {
     ...benchServiceEnv(databaseUrl(BENCH_SERVER, db)),
     REDIS_URL: `redis://127.0.0.1:6379/${redisDb}`,
@@ -55,6 +62,27 @@ async function side(name: string, checkout: string, port: number, redisDb: numbe
         env: { ...process.env, ...env },
       }).toString(),
     ) as Record<string, unknown>;
+  if (REUSE) {
+    const handle = connectPostgres(databaseUrl(BENCH_SERVER, db), pino({ level: 'silent' }));
+    const [found] = await queryRows<{ account: number; list: string; bot: number }>(
+      handle.db,
+      // the list this script loaded, not one a later experiment added to the database
+      sql`select s.owner_id as account, s.id as list, b.id as bot
+          from list_schemas s join bots b on b.owner_id = s.owner_id
+          where s.deleted_at is null and s.name = 'Bench list'
+          order by s.created_at limit 1`,
+    ).finally(() => handle.close());
+    if (!found) throw new Error(`--reuse: ${db} holds no list from an earlier run`);
+    const key = cli('account', 'regenerate-key', '--id', String(found.account));
+    return {
+      name,
+      url: server.url,
+      apiKey: String(key.api_key),
+      listId: found.list,
+      botId: found.bot,
+      stop: () => server.stop(),
+    } satisfies Side;
+  }
   const account = cli('account', 'create', '--email', `${name}@bench.test`, '--plan', 'pro');
   const accountId = String(account.id);
   const project = cli('project', 'create', '--owner', accountId, '--name', 'Bench');
@@ -99,7 +127,7 @@ async function side(name: string, checkout: string, port: number, redisDb: numbe
   } satisfies Side;
 }
 
-console.log(`loading ${RECORDS} records and ${CONTACTS} contacts on each side …`);
+if (!REUSE) console.log(`loading ${RECORDS} records and ${CONTACTS} contacts on each side …`);
 const before = await side('before', BEFORE, 20_951, 8);
 const after = await side('after', process.cwd(), 20_952, 9);
 
@@ -119,17 +147,38 @@ const workloads: [string, (s: Side) => () => HttpRequest][] = [
     }),
   ],
   [
-    'getListItems: s1 = v7, order_by n1',
+    'getListItems: s1 = v7 (0.5 %), order_by n1',
     (s) => () => ({
       method: 'GET',
       path: `/api/v1/getListItems?schema_id=${s.listId}&filters[s1]=v7&order_by=n1,asc&limit=50`,
     }),
   ],
   [
-    'getListItems: n1 >= 99000, order_by created_at',
+    'getListItems: n1 >= 99000 (1 %), order_by created_at',
     (s) => () => ({
       method: 'GET',
       path: `/api/v1/getListItems?schema_id=${s.listId}&filters[n1]=${encodeURIComponent('>=,99000')}&limit=50`,
+    }),
+  ],
+  [
+    'getListItems: n2 = 7 (0.1 %), order_by n1',
+    (s) => () => ({
+      method: 'GET',
+      path: `/api/v1/getListItems?schema_id=${s.listId}&filters[n2]=7&order_by=n1,asc&limit=50`,
+    }),
+  ],
+  [
+    'getListItems: n2 < 500 (50 %), order_by n1',
+    (s) => () => ({
+      method: 'GET',
+      path: `/api/v1/getListItems?schema_id=${s.listId}&filters[n2]=${encodeURIComponent('<,500')}&order_by=n1,asc&limit=50`,
+    }),
+  ],
+  [
+    'getListItems: unfiltered, page 20',
+    (s) => () => ({
+      method: 'GET',
+      path: `/api/v1/getListItems?schema_id=${s.listId}&limit=50&page=20`,
     }),
   ],
   [
@@ -163,7 +212,9 @@ try {
   console.log(
     `versions bench: ${RECORDS} records, ${ROUNDS} paired rounds of ${SECONDS} s, ${CONNECTIONS} connections`,
   );
-  console.log('| request | before req/s (p50, p99) | after req/s (p50, p99) | after / before |');
+  console.log(
+    "| request | before req/s (p50, p99) | after req/s (p50, p99) | after / before (rounds' middle half) |",
+  );
   console.log('| --- | --- | --- | --- |');
   for (const [name, request] of workloads) {
     if (ONLY && !ONLY.some((o) => name.includes(o))) continue;
@@ -178,7 +229,12 @@ try {
     if (r.a.errors + r.b.errors > 0) throw new Error(`${name}: ${r.a.errors + r.b.errors} errors`);
     const cell = (x: typeof r.a) =>
       `${x.rps.toFixed(0)} (${x.p50.toFixed(2)}, ${x.p99.toFixed(1)} ms)`;
-    console.log(`| ${name} | ${cell(r.a)} | ${cell(r.b)} | ${r.ratio.toFixed(2)} |`);
+    // the middle half of the rounds' ratios: how far one run's median can be trusted
+    const sorted = [...r.ratios].sort((x, y) => x - y);
+    const quartile = (q: number) => sorted[Math.floor(q * (sorted.length - 1))]!.toFixed(2);
+    console.log(
+      `| ${name} | ${cell(r.a)} | ${cell(r.b)} | ${r.ratio.toFixed(2)} (${quartile(0.25)}–${quartile(0.75)}) |`,
+    );
   }
 } finally {
   await before.stop();
