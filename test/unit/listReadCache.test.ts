@@ -61,6 +61,47 @@ describe('ListReadCache', () => {
     expect([off.page('p'), off.total('t'), off.enabled]).toEqual([undefined, undefined, false]);
   });
 
+  it('runs one count for every request that asks while it runs, then remembers it', async () => {
+    const cache = new ListReadCache(100);
+    let counts = 0;
+    let finish!: (n: number) => void;
+    const count = () => {
+      counts++;
+      return new Promise<number>((resolve) => (finish = resolve));
+    };
+    const asked = [cache.totalOr('s', count), cache.totalOr('s', count)];
+    const other = cache.totalOr('other', () => Promise.resolve(7));
+    expect(counts).toBe(1);
+    finish(42);
+    expect(await Promise.all([...asked, other])).toEqual([42, 42, 7]);
+    expect(cache.totalOr('s', count)).toBe(42);
+    expect(counts).toBe(1);
+  });
+
+  it('shares a failure with the requests that waited, and remembers nothing of it', async () => {
+    const cache = new ListReadCache(100);
+    let selects = 0;
+    const failing = () => {
+      selects++;
+      return Promise.reject(new Error('gone'));
+    };
+    const asked = [cache.pageOr('p', failing), cache.pageOr('p', failing)];
+    for (const a of asked) await expect(a).rejects.toThrow('gone');
+    expect(selects).toBe(1);
+    expect(cache.page('p')).toBeUndefined();
+    expect(await cache.pageOr('p', () => Promise.resolve(rows(2)))).toEqual(rows(2));
+    expect(cache.page('p')).toEqual(rows(2));
+  });
+
+  it('shares nothing when off: every request runs its own query', async () => {
+    const cache = new ListReadCache(0);
+    let counts = 0;
+    const count = () => Promise.resolve(++counts);
+    expect(await Promise.all([cache.totalOr('s', count), cache.totalOr('s', count)])).toEqual([
+      1, 2,
+    ]);
+  });
+
   it('keys a selection by list, version and conditions in any order', () => {
     const v1 = { id: 'l', version: 1 };
     expect(selectionKey(v1, query([byCity, byPrice]))).toBe(

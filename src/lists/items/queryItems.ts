@@ -8,7 +8,7 @@ import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemContext } from '../context.js';
-import { pageKey, selectionKey } from './readCache.js';
+import { pageKey, selectionKey, type CachedPage } from './readCache.js';
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './presenter.js';
 import { countWhere, selectPage } from './pageQueries.js';
@@ -73,13 +73,7 @@ export async function queryItems(
             filtered,
           ),
         ),
-    !filtered
-      ? list.itemCount
-      : (cache.total(selection) ??
-        countWhere(ctx.db, where).then((n) => {
-          cache.rememberTotal(selection, n);
-          return n;
-        })),
+    !filtered ? list.itemCount : cache.totalOr(selection, () => countWhere(ctx.db, where)),
   ]);
   return pageEnvelope({
     items,
@@ -101,18 +95,16 @@ async function pageItems(
   select: () => Promise<ItemRow[]>,
 ): Promise<PresentedItem[]> {
   const present = (rows: ItemRow[]) => rows.map((row) => presentItem(fields, row, ctx.cipher));
-  const hit = ctx.readCache.page(key);
-  if (hit) return 'json' in hit ? hit.json : present(hit.rows);
-  const rows = await select();
-  if (!ctx.readCache.enabled) return present(rows);
-  if (fields.some((f) => f.is_encryptable)) {
-    ctx.readCache.rememberPage(key, { rows });
-    return present(rows);
-  }
-  // written once: the same text is remembered and answered now
-  const json = present(rows).map((item) => new JsonText(stringifyJson(item)));
-  ctx.readCache.rememberPage(key, { json });
-  return json;
+  if (!ctx.readCache.enabled) return present(await select());
+  const sealed = fields.some((f) => f.is_encryptable);
+  const page = await ctx.readCache.pageOr(key, async (): Promise<CachedPage> => {
+    const rows = await select();
+    // written once: the same text is remembered and answered now
+    return sealed
+      ? { rows }
+      : { json: present(rows).map((item) => new JsonText(stringifyJson(item))) };
+  });
+  return 'json' in page ? page.json : present(page.rows);
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

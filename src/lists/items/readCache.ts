@@ -30,6 +30,8 @@ const MAX_TOTALS = 20_000;
 export class ListReadCache {
   private readonly totals = new Map<string, number>();
   private readonly pages = new Map<string, CachedPage>();
+  /** what is being computed now, by `t:`/`p:` and the entry's key */
+  private readonly pending = new Map<string, Promise<unknown>>();
   private rowsHeld = 0;
 
   constructor(private readonly maxRows: number) {}
@@ -49,8 +51,37 @@ export class ListReadCache {
     if (this.totals.size > MAX_TOTALS) this.totals.delete(this.totals.keys().next().value!);
   }
 
+  /**
+   * The remembered total of `key`, or `count`'s, shared by every request that asks for `key`
+   * while it runs: after a write bumps a list's version, the requests in flight for the new
+   * version wait for one count instead of each sending its own.
+   */
+  totalOr(key: string, count: () => Promise<number>): number | Promise<number> {
+    return this.total(key) ?? this.once(`t:${key}`, count, (n) => this.rememberTotal(key, n));
+  }
+
   page(key: string): CachedPage | undefined {
     return touch(this.pages, key);
+  }
+
+  /** The remembered page of `key`, or `select`'s, shared as `totalOr` shares a count. */
+  pageOr(key: string, select: () => Promise<CachedPage>): CachedPage | Promise<CachedPage> {
+    return this.page(key) ?? this.once(`p:${key}`, select, (page) => this.rememberPage(key, page));
+  }
+
+  /** With the cache off nothing is shared: every request is answered by its own queries. */
+  private once<V>(key: string, compute: () => Promise<V>, remember: (v: V) => void): Promise<V> {
+    if (!this.enabled) return compute();
+    const running = this.pending.get(key) as Promise<V> | undefined;
+    if (running) return running;
+    const started = compute()
+      .then((value) => {
+        remember(value);
+        return value;
+      })
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, started);
+    return started;
   }
 
   rememberPage(key: string, page: CachedPage): void {

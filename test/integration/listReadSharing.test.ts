@@ -1,0 +1,73 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
+
+/**
+ * Requests for the same answer of the same list version share one count and one page query
+ * while it runs (ListReadCache.totalOr / pageOr): after a write, the reads in flight do not
+ * each count the list again. The statements sent to list_items are recorded to see it.
+ */
+const sent: string[] = [];
+type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
+const classQuery = pg.Client.prototype.query as unknown as Query;
+(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
+  const text =
+    typeof config === 'string' ? config : (config as { text?: string } | null | undefined)?.text;
+  if (text && /\bfrom\s+"?list_items"?/i.test(text)) sent.push(text);
+  return classQuery.call(this, config, ...rest);
+};
+
+let t: TestApp;
+let owner: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
+  owner = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+async function readTogether(schemaId: string, n: number) {
+  sent.length = 0;
+  const answers = await Promise.all(
+    Array.from({ length: n }, () =>
+      call(
+        t.app,
+        'getListItems',
+        { schema_id: schemaId, filters: { city: 'Oslo' }, order_by: 'price,desc', limit: 5 },
+        { key: owner.apiKey },
+      ),
+    ),
+  );
+  for (const a of answers) expect(a.status).toBe(200);
+  return {
+    bodies: answers.map((a) => JSON.stringify(a.body)),
+    totals: answers.map((a) => a.body.meta.total as number),
+    counts: sent.filter((s) => /count\(\*\)/i.test(s)).length,
+    pages: sent.filter((s) => !/count\(\*\)/i.test(s)).length,
+  };
+}
+
+describe('getListItems shares queries in flight', () => {
+  it('counts and selects once for ten simultaneous reads of one version, again after a write', async () => {
+    const list = await createListViaApi(t.app, owner, [
+      { name: 'City', slug: 'city', type: 'string' },
+      { name: 'Price', slug: 'price', type: 'number' },
+    ]);
+    for (let i = 0; i < 12; i++)
+      await addItemViaApi(t.app, owner, list.id, { city: i % 3 ? 'Oslo' : 'Bergen', price: i });
+
+    const first = await readTogether(list.id, 10);
+    expect(first.totals).toEqual(Array(10).fill(8));
+    expect(new Set(first.bodies).size).toBe(1);
+    expect([first.counts, first.pages]).toEqual([1, 1]);
+
+    await addItemViaApi(t.app, owner, list.id, { city: 'Oslo', price: 100 });
+    const after = await readTogether(list.id, 10);
+    expect(after.totals).toEqual(Array(10).fill(9));
+    expect(JSON.parse(after.bodies[0]!).data[0].price).toBe(100);
+    expect([after.counts, after.pages]).toEqual([1, 1]);
+  });
+});
