@@ -150,8 +150,9 @@ async function loadData(
   sizes: number[],
   dbName: string,
   log: (l: string) => void,
+  rebuild = false,
 ): Promise<Loaded> {
-  const { url, created } = await benchDatabase(BENCH_SERVER, dbName, true);
+  const { url, created } = await benchDatabase(BENCH_SERVER, dbName, !rebuild);
   const handle = connectPostgres(url, pino({ level: 'silent' }), { statementTimeoutMs: 3_600_000 });
   const db = handle.db;
   const key = JSON.stringify({ DATA_VERSION, sizes });
@@ -168,10 +169,9 @@ async function loadData(
       return found.loaded;
     }
     if (!created) {
+      // loaded for other sizes or an older data set: start from an empty database
       await handle.close();
-      const fresh = await benchDatabase(BENCH_SERVER, dbName, false);
-      void fresh;
-      return loadData(sizes, dbName, log);
+      return loadData(sizes, dbName, log, true);
     }
     const started = Date.now();
     const account = await createAccount(db, { email: `sweep-${Date.now()}@bench.test` });
