@@ -13,23 +13,31 @@ export type RunSql = (text: string, params?: unknown[]) => Promise<{ rows: unkno
 const INDEX_ONLY_MIGRATIONS = ['0013_number_date_count_indexes.sql'];
 
 /**
- * Builds the indexes of the index-only migrations online, on a database whose list_items
- * already has owner_id (migration 0011; older databases take the migrations as they are).
- * Does nothing on a fresh database, nor for a migration the folder's journal does not list; an
- * index already built and valid is left alone.
+ * Builds the indexes of the pending index-only migrations online, on a database whose
+ * list_items already has owner_id (migration 0011; older databases take the migrations as
+ * they are). Does nothing on a fresh database, for a migration the folder's journal does not
+ * list, or for one already applied (a start on an up-to-date database sends two queries);
+ * an index already built and valid is left alone.
  */
 export async function prebuildIndexes(run: RunSql, migrationsFolder: string): Promise<void> {
   const { rows } = await run(
-    `select 1 from pg_attribute
+    `select to_regclass('drizzle.__drizzle_migrations') is not null as tracked from pg_attribute
      where attrelid = to_regclass('public.list_items') and attname = 'owner_id'`,
   );
   if (rows.length === 0) return;
+  // drizzle applies the journal's entries made after the last one it recorded
+  let applied = 0;
+  if ((rows[0] as { tracked: boolean }).tracked) {
+    const last = await run(`select max(created_at) as applied from drizzle.__drizzle_migrations`);
+    applied = Number((last.rows[0] as { applied: string | number | null }).applied ?? 0);
+  }
   const journal = JSON.parse(
     readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8'),
-  ) as { entries: { tag: string }[] };
-  const migrations = new Set(journal.entries.map((e) => `${e.tag}.sql`));
-  for (const file of INDEX_ONLY_MIGRATIONS) {
-    if (migrations.has(file)) await buildIndexesOnline(run, migrationsFolder, file);
+  ) as { entries: { tag: string; when: number }[] };
+  for (const entry of journal.entries) {
+    const file = `${entry.tag}.sql`;
+    if (INDEX_ONLY_MIGRATIONS.includes(file) && entry.when > applied)
+      await buildIndexesOnline(run, migrationsFolder, file);
   }
 }
 
