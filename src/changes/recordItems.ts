@@ -4,9 +4,9 @@ import type { ChangeType } from './changeTypes.js';
 /**
  * The change feed's rows for list items a statement wrote, as a data-modifying CTE body: run in
  * the same statement as the write, so the events commit with it or not at all. `list` names a
- * CTE returning the list's `id, owner_id, bot_id, layout` (the statement's guard on the list
- * row, which also orders writers of one list); `items` one returning the items'
- * `id, data, created_at, updated_at` as stored — sealed values stay sealed in the feed too.
+ * CTE returning the list's `id, owner_id, bot_id, layout` (the write's guard on the list row);
+ * `items` one returning the items' `id, data, created_at, updated_at` as stored — sealed
+ * values stay sealed in the feed too.
  */
 export function itemChanges(type: ChangeType, list: string, items: string): SQL {
   return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data)
@@ -15,7 +15,7 @@ export function itemChanges(type: ChangeType, list: string, items: string): SQL 
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }
 
-/** What item CTEs guarded by the list row return for itemChanges. */
+/** What the item writes' list guards return for itemChanges. */
 export const LIST_FOR_CHANGES = sql`id, owner_id, bot_id, layout`;
 
 /** The feed's rows for deleted items: ids only (`data` null). */

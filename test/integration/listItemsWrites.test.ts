@@ -1,8 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/infra/db/schema/listSchemas.js';
 import { NotFoundError } from '../../src/shared/errors.js';
-import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
+import {
+  FieldsChanged,
+  insertItemRow,
+  insertItemRows,
+  updateItemRow,
+  type NewItemRow,
+} from '../../src/lists/items/itemRows.js';
+import { queryRows } from '../../src/infra/db/client.js';
+import { uuidv7 } from 'uuidv7';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
@@ -116,3 +125,104 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     expect(await itemCount(t.db, list.id)).toBe(25);
   });
 });
+
+describe('insertItemRows (addListItems and lists import: rows first, the list row last)', () => {
+  const batch = (n: number, value = 'x'): NewItemRow[] =>
+    Array.from({ length: n }, () => ({
+      id: uuidv7(),
+      changes: { data: { a: value }, slots: { t1: value } },
+    }));
+  const stored = async (listId: string) => {
+    const [row] = await queryRows<{ items: number; events: number; version: number }>(
+      t.db,
+      sql`select (select count(*)::int from list_items where schema_id = ${listId}) as items,
+                 (select count(*)::int from changes where schema_id = ${listId}) as events,
+                 (select version::int from list_schemas where id = ${listId}) as version`,
+    );
+    return row!;
+  };
+
+  it('writes every row, one event each, and moves the counter and version once', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const before = await stored(list.id);
+    await insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(25), new Date());
+    expect(await itemCount(t.db, list.id)).toBe(25);
+    expect(await stored(list.id)).toEqual({ items: 25, events: 25, version: before.version + 1 });
+  });
+
+  it('writes nothing and reports FieldsChanged when the fields moved before the batch', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const moved = [{ ...list.fields[0]!, slot: 't2' }];
+    await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
+    await expect(
+      insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(3), new Date()),
+    ).rejects.toBeInstanceOf(FieldsChanged);
+    expect(await stored(list.id)).toMatchObject({ items: 0, events: 0 });
+  });
+
+  it('answers 404 and writes nothing when the list was deleted before the batch', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    await markListDeleted(t.db, list.id);
+    await expect(
+      insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(3), new Date()),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    expect(await stored(list.id)).toMatchObject({ items: 0, events: 0 });
+  });
+
+  it('undoes its rows and events when the fields change while it waits for the list row', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const before = await stored(list.id);
+    const other = new pg.Client({ connectionString: t.database.url });
+    await other.connect();
+    try {
+      // another writer holds the list's row: the batch writes its rows, then waits for it
+      await other.query('begin');
+      await other.query('select 1 from list_schemas where id = $1 for no key update', [list.id]);
+      const pending = insertItemRows(
+        t.db,
+        owner.accountId,
+        list.id,
+        list.fields,
+        batch(5),
+        new Date(),
+      ).catch((e: unknown) => e);
+      await waitForLockWait(other, list.id);
+      const moved = [{ ...list.fields[0]!, slot: 't2' }];
+      await other.query('update list_schemas set fields = $2 where id = $1', [
+        list.id,
+        JSON.stringify(moved),
+      ]);
+      await other.query('commit');
+      expect(await pending).toBeInstanceOf(FieldsChanged);
+    } finally {
+      await other.end();
+    }
+    expect(await stored(list.id)).toEqual({ items: 0, events: 0, version: before.version });
+    expect(await itemCount(t.db, list.id)).toBe(0);
+  });
+
+  it('keeps the counter exact when batches into one list run at once', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const before = await stored(list.id);
+    await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(50, `b${i}`), new Date()),
+      ),
+    );
+    expect(await itemCount(t.db, list.id)).toBe(300);
+    expect(await stored(list.id)).toEqual({ items: 300, events: 300, version: before.version + 6 });
+  });
+});
+
+/** Until a statement waits for a lock: the batch's counter update, on the list's row. */
+async function waitForLockWait(client: pg.Client, listId: string) {
+  for (let i = 0; i < 200; i++) {
+    const { rows } = await client.query(
+      `select 1 from pg_stat_activity
+        where wait_event_type = 'Lock' and datname = current_database()`,
+    );
+    if (rows.length > 0) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`no statement waited for the row of list ${listId}`);
+}

@@ -1,4 +1,4 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
@@ -68,10 +68,18 @@ export interface NewItemRow {
 const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
 
 /**
- * Inserts a batch of records and moves the list's counter and version once, in one
- * statement, under the same guard as insertItemRow (throws FieldsChanged or 404 alike). The
- * rows travel as one JSON parameter read by jsonb_to_recordset, so the statement's text
- * and its parameter count do not depend on the batch's size.
+ * Inserts a batch of records and moves the list's counter and version once, under the same
+ * guard as insertItemRow (throws FieldsChanged or 404 alike). The rows travel as one JSON
+ * parameter read by jsonb_to_recordset, so the statement's text and its parameter count do not
+ * depend on the batch's size.
+ *
+ * Unlike the single insert, the list's row is locked last: the rows and their change events
+ * are written first, checked against the list without a lock, and the counter update then
+ * repeats the guard under the lock, undoing everything when the list changed in between. Two
+ * batches into one list thus maintain their index entries at the same time and queue only for
+ * the counter, where taking the lock first made the second wait for the first's whole insert.
+ * New rows are invisible to everyone else until the commit, so nothing orders on them, and the
+ * change feed orders by snapshot, not by the list's lock (docs/changes.md).
  */
 export async function insertItemRows(
   db: Database,
@@ -88,22 +96,37 @@ export async function insertItemRows(
   const shape = ALL_SLOTS.map(
     (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
   );
-  const inserted = await queryRows<{ n: number }>(
-    db,
-    sql`with bumped as (
-          update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
-          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
-          returning ${LIST_FOR_CHANGES}),
-        inserted as (
-          insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
-          select u.id, bumped.id, bumped.owner_id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
-          from bumped, jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-            as u(id text, d jsonb${sql.join(shape)})
-          returning id, data, created_at, updated_at),
-        feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
-        select count(*)::int as n from inserted`,
-  );
-  if ((inserted[0]?.n ?? 0) === 0) {
+  const guard = sql`owner_id = ${ownerId} and id = ${listId} and deleted_at is null
+    and fields = ${JSON.stringify(fieldsSeen)}::jsonb`;
+  const written = await db
+    .transaction(async (tx) => {
+      const [inserted] = await queryRows<{ n: number }>(
+        tx,
+        sql`with list as (select ${LIST_FOR_CHANGES} from ${listSchemas} where ${guard}),
+          inserted as (
+            insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
+            select u.id, list.id, list.owner_id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
+            from list, jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+              as u(id text, d jsonb${sql.join(shape)})
+            returning id, data, created_at, updated_at),
+          feed as (${itemChanges('list_item.created', 'list', 'inserted')})
+          select count(*)::int as n from inserted`,
+      );
+      if ((inserted?.n ?? 0) === 0) return false;
+      const bumped = await queryRows(
+        tx,
+        sql`update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
+          where ${guard} returning id`,
+      );
+      // the list changed after the unlocked check: undo the rows and their events
+      if (bumped.length === 0) tx.rollback();
+      return true;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof TransactionRollbackError) return false;
+      throw err;
+    });
+  if (!written) {
     if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
     throw new FieldsChanged();
   }
