@@ -6,12 +6,12 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openEmbedded } from '../../src/infra/db/client.js';
+import { openEmbedded, type Database } from '../../src/infra/db/client.js';
 import { migrateEmbedded } from '../../src/infra/db/migrate.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList, type TestList } from '../helpers/lists.js';
+import { itemCount, makeContact, makeList, type TestList } from '../helpers/lists.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
 /**
@@ -23,10 +23,12 @@ let runtime: Runtime;
 let app: FastifyInstance;
 let owner: Tenant;
 let list: TestList;
+let db: Database;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   const handle = await openEmbedded(dataDir);
+  db = handle.db;
   await migrateEmbedded(handle.pglite);
   const config = loadConfig({
     DATA_DIR: dataDir,
@@ -135,5 +137,40 @@ describe('list records on embedded PGlite (getListItems, addListItem, updateList
     expect(first?.data).toMatchObject({ s1: 'Alpha', secret: 'x' });
     const head = await call(app, 'getChanges', { since }, { key: owner.apiKey });
     expect([head.status, head.body.data]).toEqual([200, []]);
+  });
+});
+
+describe('addListItems on embedded PGlite (the batch insert and its counter in one transaction)', () => {
+  it('writes a batch with its counter, and an all-or-nothing batch with a bad item not at all', async () => {
+    const other = await makeTenant(db);
+    const batchList = await makeList(db, other, [
+      { slug: 'title', type: 'string' },
+      { slug: 'qty', type: 'number' },
+    ]);
+    const items = [{ title: 'a', qty: 1 }, { title: 'b' }, { title: 'c', qty: 3 }];
+    const ok = await call(
+      app,
+      'addListItems',
+      { schema_id: batchList.id, items },
+      { key: other.apiKey },
+    );
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.map((r: { title: string }) => r.title)).toEqual(['a', 'b', 'c']);
+    const bad = await call(
+      app,
+      'addListItems',
+      { schema_id: batchList.id, items: [{ title: 'd' }, { title: 'e', qty: 'many' }] },
+      { key: other.apiKey },
+    );
+    expect(bad.status).toBe(422);
+    expect(Object.keys(bad.body.errors)).toEqual(['items.1.qty']);
+    expect(await itemCount(db, batchList.id)).toBe(3);
+    const page = await call(
+      app,
+      'getListItems',
+      { schema_id: batchList.id, filters: { qty: '>=,1' } },
+      { key: other.apiKey },
+    );
+    expect(page.body.meta.total).toBe(2);
   });
 });
