@@ -42,7 +42,7 @@ export interface paths {
     };
     /**
      * Add up to 1000 records to a list at once
-     * @description Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written in one statement. The batch counts as one request for the rate limit.
+     * @description Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written by one insert, in one transaction with the list counter. The batch counts as one request for the rate limit.
      *
      *     - `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is written; else `201` with the records in input order.
      *     - `atomic` false: the valid items are written and the answer is `200` with one outcome per item in input order: `{index, status: 201, data}` or `{index, status: 422, errors}` / `{index, status: 403, message}`.
@@ -57,7 +57,7 @@ export interface paths {
     put?: never;
     /**
      * Add up to 1000 records to a list at once
-     * @description Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written in one statement. The batch counts as one request for the rate limit.
+     * @description Each item is validated as `addListItem` validates `data`; errors are keyed `items.<index>.<slug>`. The contact and bot values of the whole batch are checked together, and all records are written by one insert, in one transaction with the list counter. The batch counts as one request for the rate limit.
      *
      *     - `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is written; else `201` with the records in input order.
      *     - `atomic` false: the valid items are written and the answer is `200` with one outcome per item in input order: `{index, status: 201, data}` or `{index, status: 422, errors}` / `{index, status: 403, message}`.
