@@ -93,7 +93,13 @@ describe('lists import', () => {
     );
     const res = await runCli(importArgs(list.id, at), env);
     expect(res.code, res.stderr).toBe(0);
-    expect(JSON.parse(res.stdout)).toEqual({ lines: 7, imported: 2, updated: 0, failed: 5 });
+    expect(JSON.parse(res.stdout)).toEqual({
+      lines: 7,
+      imported: 2,
+      updated: 0,
+      unchanged: 0,
+      failed: 5,
+    });
     const failures = res.stderr.split('\n').filter((l) => /^line \d+: /.test(l));
     expect(failures).toEqual([
       'line 2: not valid JSON',
@@ -167,6 +173,43 @@ describe('lists import', () => {
     const bad = await runCli(importArgs(list.id, again, '--key', 'price'), env);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('--key price must be a string field');
+  });
+
+  it('with --key, a run again leaves records that hold their line as they are', async () => {
+    const list = await createListViaApi(t.app, owner, FIELDS);
+    const contact = await makeContact(t.db, owner);
+    const lines = [
+      { title: 'S1', price: 1.5, day: '2026-02-01', secret: 'hush', who: contact },
+      { title: 'S2', price: 2, secret: null },
+      { title: 'S3' },
+    ];
+    const at = file('same.ndjson', ndjson(lines));
+    const first = await runCli(importArgs(list.id, at, '--key', 'title'), env);
+    expect(JSON.parse(first.stdout)).toMatchObject({ imported: 3, updated: 0, unchanged: 0 });
+    const before = await items(list.id);
+    const events = async () =>
+      (await call(t.app, 'getChanges', { limit: 100 }, { key: owner.apiKey })).body.data.filter(
+        (c: any) => c.schema_id === list.id,
+      ).length;
+    const eventsBefore = await events();
+
+    const again = await runCli(importArgs(list.id, at, '--key', 'title'), env);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      lines: 3,
+      imported: 0,
+      updated: 0,
+      unchanged: 3,
+      failed: 0,
+    });
+    expect(await items(list.id)).toEqual(before);
+    expect(await events()).toBe(eventsBefore);
+
+    // one value differs (the encrypted one, compared opened): that record alone is written
+    const changed = file('changed.ndjson', ndjson([{ ...lines[0]!, secret: 'loud' }, lines[2]!]));
+    const third = await runCli(importArgs(list.id, changed, '--key', 'title'), env);
+    expect(JSON.parse(third.stdout)).toMatchObject({ imported: 0, updated: 1, unchanged: 1 });
+    expect((await items(list.id)).find((i) => i.title === 'S1').secret).toBe('loud');
+    expect(await events()).toBe(eventsBefore + 1);
   });
 
   it('refuses a missing list in one line', async () => {

@@ -49,7 +49,7 @@ export const listsImport = defineCommand({
         else
           progress.update(
             read.bytes,
-            `${event.lines} lines, ${event.imported} imported, ${event.updated} updated, ${event.failed} failed`,
+            `${event.lines} lines, ${event.imported} imported, ${event.updated} updated, ${event.unchanged} unchanged, ${event.failed} failed`,
           );
       });
       progress.done();

@@ -1,11 +1,14 @@
+import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../../admission/caller.js';
 import { queryRows } from '../../infra/db/client.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import type { FieldCipher } from '../encryption/cipher.js';
 import { DomainError, ValidationError, type ValidationErrors } from '../../shared/errors.js';
 import type { ItemContext, ListsContext } from '../context.js';
 import { addItems } from '../items/addItems.js';
 import { updateItem } from '../items/updateItem.js';
+import { validateData } from '../items/validateData.js';
 import type { SourceRecord } from './recordSources.js';
 import { pgTextArray } from '../../contacts/upsertRepository.js';
 
@@ -16,6 +19,8 @@ export interface ImportCounts {
   lines: number;
   imported: number;
   updated: number;
+  /** with `key`: records already holding every value of their line, left as they are */
+  unchanged: number;
   failed: number;
 }
 
@@ -28,7 +33,8 @@ export type ImportEvent =
  * records, each change in the change feed. A bad record is reported with its line and
  * skipped; the others are written. With `key` (a string field), a record whose key value is
  * already in the list updates that record instead, so an import cut short can be run again
- * without duplicates. Two batches are in flight at once (one validated while the other is
+ * without duplicates; a record that already holds every value of its line is left alone (no
+ * write, no change event), so a run again rewrites only what differs. Two batches are in flight at once (one validated while the other is
  * written); with `key`, one, so two batches never both insert one key.
  */
 export async function importItems(
@@ -41,7 +47,7 @@ export async function importItems(
   const key = options.key;
   if (key !== undefined) checkKeyField(list, key);
   const ctx: ItemContext = { ...lists, caller: ownerOf(list) };
-  const counts: ImportCounts = { lines: 0, imported: 0, updated: 0, failed: 0 };
+  const counts: ImportCounts = { lines: 0, imported: 0, updated: 0, unchanged: 0, failed: 0 };
   const fail = (line: number, reason: string) => {
     counts.failed++;
     on({ type: 'failure', line, reason });
@@ -144,13 +150,17 @@ async function writeBatch(
     const existing = await existingByKey(ctx, list, key, batch);
     fresh = [];
     for (const record of batch) {
-      const id = existing.get(keyOf(record.data, key) ?? '');
-      if (id === undefined) {
+      const found = existing.get(keyOf(record.data, key) ?? '');
+      if (found === undefined) {
         fresh.push(record);
         continue;
       }
+      if (holdsAlready(list, found.data, record.data, ctx.cipher)) {
+        counts.unchanged++;
+        continue;
+      }
       try {
-        await updateItem(ctx, id, record.data, list.id);
+        await updateItem(ctx, found.id, record.data, list.id);
         counts.updated++;
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
@@ -176,22 +186,65 @@ async function writeBatch(
   }
 }
 
+interface StoredRecord {
+  id: string;
+  data: Record<string, unknown>;
+}
+
 /** The records of the list whose key field holds one of the batch's key values. */
 async function existingByKey(
   ctx: ItemContext,
   list: ListSchemaRow,
   key: string,
   batch: readonly { data: Record<string, unknown> }[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, StoredRecord>> {
   const values = [...new Set(batch.flatMap((r) => keyOf(r.data, key) ?? []))];
   if (values.length === 0) return new Map();
-  const rows = await queryRows<{ id: string; k: string }>(
+  const rows = await queryRows<StoredRecord & { k: string }>(
     ctx.db,
-    sql`select id, data->>${key}::text as k from list_items
+    sql`select id, data, data->>${key}::text as k from list_items
         where owner_id = ${list.ownerId} and schema_id = ${list.id}
           and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
   );
-  return new Map(rows.map((r) => [r.k, r.id]));
+  return new Map(rows.map((r) => [r.k, { id: r.id, data: r.data }]));
+}
+
+/**
+ * Whether updating the record with `line` would change nothing: every value the line sends,
+ * validated as updateListItem validates it, equals the stored one (an encrypted value
+ * compared opened). A line that does not validate is not "held": the update reports it.
+ */
+function holdsAlready(
+  list: ListSchemaRow,
+  stored: Record<string, unknown>,
+  line: Record<string, unknown>,
+  cipher: FieldCipher,
+): boolean {
+  let values;
+  try {
+    values = validateData(list.fields, line, 'update');
+  } catch {
+    return false;
+  }
+  for (const field of list.fields) {
+    if (!values.has(field.slug)) continue;
+    const sent = values.get(field.slug);
+    const held = stored[field.slug];
+    if (!field.is_encryptable) {
+      if (!isDeepStrictEqual(held ?? null, sent ?? null)) return false;
+      continue;
+    }
+    if (!cipher.isEnvelope(held)) {
+      if ((held ?? null) === null && sent === null) continue;
+      return false;
+    }
+    try {
+      if (!isDeepStrictEqual(JSON.parse(cipher.decrypt(held)), sent)) return false;
+    } catch {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** `items.3.title: The items.3.title field is required.` → `The title field is required.` */
