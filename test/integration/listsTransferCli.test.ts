@@ -212,6 +212,47 @@ describe('lists import', () => {
     expect(await events()).toBe(eventsBefore + 1);
   });
 
+  it('with --key, finds records by a key field in its slot and by one without a slot', async () => {
+    // four string fields: the first three take the text slots, the fourth lives in data only
+    const strings = ['a', 'b', 'c', 'd'].map((slug) => ({
+      slug,
+      name: slug,
+      type: 'string',
+      is_required: false,
+    }));
+    const list = await createListViaApi(t.app, owner, strings);
+    const lines = Array.from({ length: 30 }, (_, i) => ({
+      a: `a${i}`,
+      b: 'x',
+      c: 'y',
+      d: `d${i}`,
+    }));
+    const at = file('four.ndjson', ndjson(lines));
+    expect(JSON.parse((await runCli(importArgs(list.id, at), env)).stdout)).toMatchObject({
+      imported: 30,
+    });
+    for (const key of ['a', 'd']) {
+      const edited = file(
+        `four-${key}.ndjson`,
+        ndjson([
+          ...lines.slice(0, 29),
+          { ...lines[29]!, b: `by ${key}` },
+          { a: `new ${key}`, d: `new ${key}` },
+        ]),
+      );
+      const res = await runCli(importArgs(list.id, edited, '--key', key), env);
+      expect(JSON.parse(res.stdout), key).toMatchObject({
+        imported: 1,
+        updated: 1,
+        unchanged: 29,
+        failed: 0,
+      });
+      const all = await items(list.id);
+      expect(all.find((i) => i.a === 'a29').b).toBe(`by ${key}`);
+    }
+    expect(await items(list.id)).toHaveLength(32);
+  });
+
   it('refuses a missing list in one line', async () => {
     const at = file('one.ndjson', ndjson([{ title: 'x' }]));
     const res = await runCli(importArgs('01900000-0000-7000-8000-000000000000', at), env);

@@ -9,6 +9,7 @@ import type { ItemContext, ListsContext } from '../context.js';
 import { addItems } from '../items/addItems.js';
 import { updateItem } from '../items/updateItem.js';
 import { validateData } from '../items/validateData.js';
+import { isSlotColumn } from '../slots.js';
 import type { SourceRecord } from './recordSources.js';
 import { pgTextArray } from '../../contacts/upsertRepository.js';
 
@@ -200,11 +201,23 @@ async function existingByKey(
 ): Promise<Map<string, StoredRecord>> {
   const values = [...new Set(batch.flatMap((r) => keyOf(r.data, key) ?? []))];
   if (values.length === 0) return new Map();
+  const slot = list.fields.find((f) => f.slug === key)?.slot;
   const rows = await queryRows<StoredRecord & { k: string }>(
     ctx.db,
-    sql`select id, data, data->>${key}::text as k from list_items
-        where owner_id = ${list.ownerId} and schema_id = ${list.id}
-          and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
+    isSlotColumn(slot)
+      ? // One probe of the slot's index per value. `offset 0` keeps the planner from turning
+        // this into one scan of the whole list, which it prefers while the table's statistics
+        // do not know the list yet — right after a large import, when a run again starts.
+        sql`select x.id, x.data, v.k from unnest(${pgTextArray(values)}::text[]) as v(k)
+            cross join lateral (
+              select id, data from list_items
+              where owner_id = ${list.ownerId} and schema_id = ${list.id}
+                and ${sql.identifier(slot)} = v.k
+              offset 0) x`
+      : // no slot: the list's records read once, whatever the number of values
+        sql`select id, data, data->>${key}::text as k from list_items
+            where owner_id = ${list.ownerId} and schema_id = ${list.id}
+              and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
   );
   return new Map(rows.map((r) => [r.k, { id: r.id, data: r.data }]));
 }
