@@ -90,6 +90,14 @@ async function main() {
   );
   const counts = JSON.parse(imported.stdout) as { imported: number; failed: number };
   if (counts.imported !== RECORDS) throw new Error(`imported ${imported.stdout}`);
+  // an import run again over what it already wrote, as after an interruption: every record
+  // is found by its key (`note`, unique per record) and left as it is
+  const again = await cli(
+    ['lists', 'import', '--list', listId, '--file', source, '--key', 'note', '--json'],
+    env,
+  );
+  const againCounts = JSON.parse(again.stdout) as { unchanged: number };
+  if (againCounts.unchanged !== RECORDS) throw new Error(`run again: ${again.stdout}`);
   const exports: Record<string, Run & { bytes: number }> = {};
   for (const fmt of ['ndjson', 'csv']) {
     const file = path.join(dir, `export.${fmt}`);
@@ -109,6 +117,11 @@ async function main() {
       perSecond: rate(imported.seconds),
       peakRssMb: imported.peakRssMb,
     },
+    importAgain: {
+      seconds: again.seconds,
+      perSecond: rate(again.seconds),
+      peakRssMb: again.peakRssMb,
+    },
     export: Object.fromEntries(
       Object.entries(exports).map(([fmt, r]) => [
         fmt,
@@ -123,6 +136,9 @@ async function main() {
   };
   console.log(
     `lists import: ${RECORDS} records in ${imported.seconds.toFixed(1)} s (${rate(imported.seconds).toFixed(0)}/s), peak ${imported.peakRssMb.toFixed(0)} MB`,
+  );
+  console.log(
+    `lists import again (--key): ${again.seconds.toFixed(1)} s (${rate(again.seconds).toFixed(0)}/s), peak ${again.peakRssMb.toFixed(0)} MB`,
   );
   for (const [fmt, r] of Object.entries(exports)) {
     console.log(
@@ -139,6 +155,7 @@ async function main() {
     '| step | time | records/s | peak memory of the CLI |',
     '| --- | --- | --- | --- |',
     `| import (NDJSON) | ${imported.seconds.toFixed(1)} s | ${rate(imported.seconds).toFixed(0)} | ${imported.peakRssMb.toFixed(0)} MB |`,
+    `| import again, \`--key note\` (every record unchanged) | ${again.seconds.toFixed(1)} s | ${rate(again.seconds).toFixed(0)} | ${again.peakRssMb.toFixed(0)} MB |`,
     ...Object.entries(exports).map(
       ([fmt, r]) =>
         `| export (${fmt}, ${(r.bytes / 1e6).toFixed(0)} MB) | ${r.seconds.toFixed(1)} s | ${rate(r.seconds).toFixed(0)} | ${r.peakRssMb.toFixed(0)} MB |`,
