@@ -241,6 +241,7 @@ describe('lists import', () => {
         ]),
       );
       const res = await runCli(importArgs(list.id, edited, '--key', key), env);
+      expect(res.stderr.includes(`--key ${key} has no index`), key).toBe(key === 'd');
       expect(JSON.parse(res.stdout), key).toMatchObject({
         imported: 1,
         updated: 1,

@@ -36,6 +36,12 @@ export const listsImport = defineCommand({
       createFieldCipher(config.encryptionKey, config.encryptionOldKeys),
       () => new Date(),
     );
+    const keyField = list.fields.find((f) => f.slug === flags.key);
+    if (keyField && keyField.type === 'string' && !keyField.is_encryptable && !keyField.slot) {
+      stderr.write(
+        `note: --key ${keyField.slug} has no index (string fields past a list's first three have none): each batch of 1000 reads the whole list\n`,
+      );
+    }
     const size = await fileSize(flags.file);
     const progress = new ProgressBar(stderr, size);
     const read = { bytes: 0 };
