@@ -71,6 +71,7 @@ async function main(): Promise<void> {
   if (!closing) {
     maintenance = startMaintenanceLoop(runtime.deps.db, log, {
       changesRetentionDays: runtime.deps.config.changesRetentionDays,
+      analyzeGrown: database.kind === 'pglite',
     });
     const { deps } = runtime;
     delivery = startWebhookDelivery(

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { purgeOldChanges } from './changes/purge.js';
 import { purgeExpiredKeys } from './idempotency/purge.js';
 import type { Database } from './infra/db/client.js';
+import { analyzeGrownTables } from './infra/db/embeddedStatistics.js';
 import { isDatabaseUnavailable } from './infra/db/errors.js';
 import { resumeStaleErasures } from './lists/schemas/fieldErasure.js';
 import { reclaimDeletedLists } from './lists/schemas/reclaim.js';
@@ -14,7 +15,8 @@ export interface MaintenanceLoop {
 /**
  * The background work: records of deleted lists (lists/schemas/reclaim.ts), values of
  * deleted fields whose erase was cut short (fieldErasure.ts), expired idempotency keys
- * (idempotency/purge.ts) and changes past the feed's retention (changes/purge.ts). Runs once at
+ * (idempotency/purge.ts), changes past the feed's retention (changes/purge.ts) and, on embedded
+ * PGlite, the statistics of grown tables (infra/db/embeddedStatistics.ts). Runs once at
  * start, so work left by a previous process resumes, then every `intervalMs`. The
  * timer is unref'd: it never keeps the process alive.
  */
@@ -24,7 +26,13 @@ export function startMaintenanceLoop(
   {
     intervalMs = 30_000,
     changesRetentionDays = 7,
-  }: { intervalMs?: number; changesRetentionDays?: number } = {},
+    analyzeGrown = false,
+  }: {
+    intervalMs?: number;
+    changesRetentionDays?: number;
+    /** embedded PGlite, which has no autovacuum to keep the planner's statistics */
+    analyzeGrown?: boolean;
+  } = {},
 ): MaintenanceLoop {
   const controller = new AbortController();
   let running: Promise<void> | undefined;
@@ -36,10 +44,11 @@ export function startMaintenanceLoop(
       const reclaimed = await reclaimDeletedLists(db, { signal });
       const purgedKeys = await purgeExpiredKeys(db, signal);
       const purgedChanges = await purgeOldChanges(db, changesRetentionDays, signal);
+      const analyzed = analyzeGrown ? await analyzeGrownTables(db) : [];
       const work = erased + reclaimed.items + reclaimed.lists + purgedKeys + purgedChanges;
-      if (work > 0) {
+      if (work > 0 || analyzed.length > 0) {
         log.info(
-          { erasedFields: erased, ...reclaimed, purgedKeys, purgedChanges },
+          { erasedFields: erased, ...reclaimed, purgedKeys, purgedChanges, analyzed },
           'background clean-up',
         );
       }
