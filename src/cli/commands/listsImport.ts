@@ -36,12 +36,6 @@ export const listsImport = defineCommand({
       createFieldCipher(config.encryptionKey, config.encryptionOldKeys),
       () => new Date(),
     );
-    const keyField = list.fields.find((f) => f.slug === flags.key);
-    if (keyField && keyField.type === 'string' && !keyField.is_encryptable && !keyField.slot) {
-      stderr.write(
-        `note: --key ${keyField.slug} has no index (string fields past a list's first three have none): each batch of 1000 reads the whole list\n`,
-      );
-    }
     const size = await fileSize(flags.file);
     const progress = new ProgressBar(stderr, size);
     const read = { bytes: 0 };
@@ -52,6 +46,7 @@ export const listsImport = defineCommand({
     try {
       const counts = await importItems(lists, list, records, { key: flags.key }, (event) => {
         if (event.type === 'failure') progress.note(`line ${event.line}: ${event.reason}`);
+        else if (event.type === 'note') progress.note(event.message);
         else
           progress.update(
             read.bytes,

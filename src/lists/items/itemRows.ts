@@ -52,11 +52,14 @@ export async function insertItemRow(
         ${also ? sql`, also as (${also})` : sql``}
         select id from inserted`,
   );
-  if (inserted.length === 0) {
-    if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
-    throw new FieldsChanged();
-  }
+  if (inserted.length === 0) await refuseInsert(db, ownerId, listId);
   return { id, data: changes.data, createdAt: now, updatedAt: now };
+}
+
+/** Why a guarded insert wrote nothing: the list is gone (404), or its fields changed. */
+async function refuseInsert(db: Database, ownerId: number, listId: string): Promise<never> {
+  if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
+  throw new FieldsChanged();
 }
 
 /** A record of a batch: its id, chosen before the insert, and what is written. */
@@ -126,10 +129,7 @@ export async function insertItemRows(
       if (err instanceof TransactionRollbackError) return false;
       throw err;
     });
-  if (!written) {
-    if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
-    throw new FieldsChanged();
-  }
+  if (!written) await refuseInsert(db, ownerId, listId);
 }
 
 /**

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { sql } from 'drizzle-orm';
 import type { Caller } from '../../admission/caller.js';
 import { queryRows } from '../../infra/db/client.js';
-import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import type { ListSchemaRow, StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { DomainError, ValidationError, type ValidationErrors } from '../../shared/errors.js';
 import type { ItemContext, ListsContext } from '../context.js';
@@ -26,7 +26,9 @@ export interface ImportCounts {
 }
 
 export type ImportEvent =
-  { type: 'failure'; line: number; reason: string } | ({ type: 'progress' } & ImportCounts);
+  | { type: 'failure'; line: number; reason: string }
+  | { type: 'note'; message: string }
+  | ({ type: 'progress' } & ImportCounts);
 
 /**
  * `lists import`: records from a file into a list, through addListItems' own path — the same
@@ -35,8 +37,9 @@ export type ImportEvent =
  * skipped; the others are written. With `key` (a string field), a record whose key value is
  * already in the list updates that record instead, so an import cut short can be run again
  * without duplicates; a record that already holds every value of its line is left alone (no
- * write, no change event), so a run again rewrites only what differs. Two batches are in flight at once (one validated while the other is
- * written); with `key`, one, so two batches never both insert one key.
+ * write, no change event), so a run again rewrites only what differs. Two batches are in
+ * flight at once (one validated while the other is written); with `key`, one, so two batches
+ * never both insert one key.
  */
 export async function importItems(
   lists: ListsContext,
@@ -46,7 +49,13 @@ export async function importItems(
   on: (event: ImportEvent) => void,
 ): Promise<ImportCounts> {
   const key = options.key;
-  if (key !== undefined) checkKeyField(list, key);
+  const keyField = key === undefined ? undefined : checkKeyField(list, key);
+  if (keyField && !isSlotColumn(keyField.slot)) {
+    on({
+      type: 'note',
+      message: `note: --key ${keyField.slug} has no index (string fields past a list's first three have none): each batch of 1000 reads the whole list`,
+    });
+  }
   const ctx: ItemContext = { ...lists, caller: ownerOf(list) };
   const counts: ImportCounts = { lines: 0, imported: 0, updated: 0, unchanged: 0, failed: 0 };
   const fail = (line: number, reason: string) => {
@@ -69,7 +78,7 @@ export async function importItems(
       { ...ctx, clock: () => stamp },
       list,
       batch,
-      key,
+      keyField,
       counts,
       fail,
     )
@@ -124,13 +133,15 @@ function ownerOf(list: ListSchemaRow): Caller {
 
 export class ImportKeyError extends Error {}
 
-function checkKeyField(list: ListSchemaRow, key: string) {
+/** The key's field, when it can be one: a string field whose stored values are plain. */
+function checkKeyField(list: ListSchemaRow, key: string): StoredField {
   const field = list.fields.find((f) => f.slug === key);
   if (!field) throw new ImportKeyError(`--key ${key} is not a field of the list`);
   if (field.type !== 'string') throw new ImportKeyError(`--key ${key} must be a string field`);
   if (field.is_encryptable) {
     throw new ImportKeyError(`--key ${key} is encrypted: its stored values cannot be matched`);
   }
+  return field;
 }
 
 function keyOf(data: Record<string, unknown>, key: string): string | undefined {
@@ -142,13 +153,14 @@ async function writeBatch(
   ctx: ItemContext,
   list: ListSchemaRow,
   batch: { line: number; data: Record<string, unknown> }[],
-  key: string | undefined,
+  keyField: StoredField | undefined,
   counts: ImportCounts,
   fail: (line: number, reason: string) => void,
 ) {
   let fresh = batch;
-  if (key !== undefined) {
-    const existing = await existingByKey(ctx, list, key, batch);
+  if (keyField !== undefined) {
+    const key = keyField.slug;
+    const existing = await existingByKey(ctx, list, keyField, batch);
     fresh = [];
     for (const record of batch) {
       const found = existing.get(keyOf(record.data, key) ?? '');
@@ -196,12 +208,12 @@ interface StoredRecord {
 async function existingByKey(
   ctx: ItemContext,
   list: ListSchemaRow,
-  key: string,
+  keyField: StoredField,
   batch: readonly { data: Record<string, unknown> }[],
 ): Promise<Map<string, StoredRecord>> {
+  const { slug: key, slot } = keyField;
   const values = [...new Set(batch.flatMap((r) => keyOf(r.data, key) ?? []))];
   if (values.length === 0) return new Map();
-  const slot = list.fields.find((f) => f.slug === key)?.slot;
   const rows = await queryRows<StoredRecord & { k: string }>(
     ctx.db,
     isSlotColumn(slot)
