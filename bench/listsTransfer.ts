@@ -75,13 +75,15 @@ async function main() {
   const dir = path.join(os.tmpdir(), `lk-lists-bench-${process.pid}`);
   mkdirSync(dir, { recursive: true });
   const source = path.join(dir, 'records.ndjson');
-  const out = createWriteStream(source);
-  for (let k = 0; k < RECORDS; k++) {
-    const input = recordWithoutContact(k, (n) => recordInput(n, 1, 1));
-    if (!out.write(`${JSON.stringify(input)}\n`))
-      await new Promise<void>((r) => out.once('drain', () => r()));
-  }
-  await new Promise<void>((r) => out.end(() => r()));
+  await writeRecords(source, (k) => recordWithoutContact(k, (n) => recordInput(n, 1, 1)));
+  // the same records with two values changed each, found again by their key
+  const changedSource = path.join(dir, 'changed.ndjson');
+  await writeRecords(changedSource, (k) =>
+    recordWithoutContact(k, (n) => {
+      const input = recordInput(n, 1, 1);
+      return { ...input, s1: `changed ${n % 200}`, n2: input.n2 + 1 };
+    }),
+  );
   const env = { DATABASE_URL: url, ENCRYPTION_KEY, LOG_LEVEL: 'warn' };
 
   const imported = await cli(
@@ -98,6 +100,12 @@ async function main() {
   );
   const againCounts = JSON.parse(again.stdout) as { unchanged: number };
   if (againCounts.unchanged !== RECORDS) throw new Error(`run again: ${again.stdout}`);
+  const changed = await cli(
+    ['lists', 'import', '--list', listId, '--file', changedSource, '--key', 'note', '--json'],
+    env,
+  );
+  const changedCounts = JSON.parse(changed.stdout) as { updated: number };
+  if (changedCounts.updated !== RECORDS) throw new Error(`changed: ${changed.stdout}`);
   const exports: Record<string, Run & { bytes: number }> = {};
   for (const fmt of ['ndjson', 'csv']) {
     const file = path.join(dir, `export.${fmt}`);
@@ -122,6 +130,11 @@ async function main() {
       perSecond: rate(again.seconds),
       peakRssMb: again.peakRssMb,
     },
+    importChanged: {
+      seconds: changed.seconds,
+      perSecond: rate(changed.seconds),
+      peakRssMb: changed.peakRssMb,
+    },
     export: Object.fromEntries(
       Object.entries(exports).map(([fmt, r]) => [
         fmt,
@@ -140,6 +153,9 @@ async function main() {
   console.log(
     `lists import again (--key): ${again.seconds.toFixed(1)} s (${rate(again.seconds).toFixed(0)}/s), peak ${again.peakRssMb.toFixed(0)} MB`,
   );
+  console.log(
+    `lists import changed (--key): ${changed.seconds.toFixed(1)} s (${rate(changed.seconds).toFixed(0)}/s), peak ${changed.peakRssMb.toFixed(0)} MB`,
+  );
   for (const [fmt, r] of Object.entries(exports)) {
     console.log(
       `lists export ${fmt}: ${r.seconds.toFixed(1)} s (${rate(r.seconds).toFixed(0)}/s), peak ${r.peakRssMb.toFixed(0)} MB, ${(r.bytes / 1e6).toFixed(0)} MB`,
@@ -156,6 +172,7 @@ async function main() {
     '| --- | --- | --- | --- |',
     `| import (NDJSON) | ${imported.seconds.toFixed(1)} s | ${rate(imported.seconds).toFixed(0)} | ${imported.peakRssMb.toFixed(0)} MB |`,
     `| import again, \`--key note\` (every record unchanged) | ${again.seconds.toFixed(1)} s | ${rate(again.seconds).toFixed(0)} | ${again.peakRssMb.toFixed(0)} MB |`,
+    `| import of changed values, \`--key note\` (every record updated) | ${changed.seconds.toFixed(1)} s | ${rate(changed.seconds).toFixed(0)} | ${changed.peakRssMb.toFixed(0)} MB |`,
     ...Object.entries(exports).map(
       ([fmt, r]) =>
         `| export (${fmt}, ${(r.bytes / 1e6).toFixed(0)} MB) | ${r.seconds.toFixed(1)} s | ${rate(r.seconds).toFixed(0)} | ${r.peakRssMb.toFixed(0)} MB |`,
@@ -172,6 +189,16 @@ async function main() {
       await format(text, { ...((await resolveConfig(file)) ?? {}), filepath: file }),
     );
   }
+}
+
+/** An NDJSON file of RECORDS records, streamed. */
+async function writeRecords(file: string, record: (k: number) => Record<string, unknown>) {
+  const out = createWriteStream(file);
+  for (let k = 0; k < RECORDS; k++) {
+    if (!out.write(`${JSON.stringify(record(k))}\n`))
+      await new Promise<void>((r) => out.once('drain', () => r()));
+  }
+  await new Promise<void>((r) => out.end(() => r()));
 }
 
 main().then(

@@ -7,6 +7,7 @@ import { DomainError, domainErrors, ValidationError } from '../shared/errors.js'
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/params.js';
 import { updateItem } from '../lists/items/updateItem.js';
+import { updateItems } from '../lists/items/updateItems.js';
 import { requireOwnList } from '../lists/listAccess.js';
 import { ListItem } from '../openapi/responses/listItems.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
@@ -20,10 +21,12 @@ export const updateListItems = defineMethod({
   tag: 'List items',
   summary: 'Change up to 1000 records of a list at once',
   description: [
-    'Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The batch counts as one request for the rate limit.',
+    'Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The records are looked up together, the contact and bot values of the whole batch are checked together, and all changes are written by one statement with the list’s version. An item that changes nothing is answered as stored, without a write or a change event. The batch counts as one request for the rate limit.',
     '',
-    '- `atomic` true (the default): one transaction; the first failing item answers `422` (or `403`) for the whole batch and nothing is changed; else `200` with the records after the change, in input order.',
-    '- `atomic` false: each item on its own; `200` with one outcome per item: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.',
+    '- `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is changed; else `200` with the records after the change, in input order.',
+    '- `atomic` false: the valid items are written; `200` with one outcome per item in input order: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.',
+    '',
+    'A batch that names one record more than once is applied item by item, in order: each item answers the record after its own change, and an all-or-nothing batch answers the first failing item’s error.',
   ].join('\n'),
   example: {
     schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
@@ -49,8 +52,20 @@ export const updateListItems = defineMethod({
   }),
   async handle(params, { caller, deps }) {
     const lists = { ...deps.lists, caller };
-    const list = await requireOwnList(lists, caller, params.schema_id);
     const atomic = params.atomic ?? true;
+    const ids = params.items.map((item) => item.item_id);
+    if (new Set(ids).size === ids.length) {
+      const result = await updateItems(
+        lists,
+        params.schema_id,
+        params.items.map((item) => ({ itemId: item.item_id, data: item.data })),
+        atomic,
+      );
+      return ok({ data: atomic ? result.updated : result.outcomes });
+    }
+    // A record named twice: its changes apply in turn, each item answered with the record
+    // after its own change, as that many updateListItem calls would.
+    const list = await requireOwnList(lists, caller, params.schema_id);
     const referenceFailures = await checkBatchReferences(lists, list.fields, params.items);
     const batch = await runBatch(
       'items',

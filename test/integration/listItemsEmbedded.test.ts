@@ -140,7 +140,7 @@ describe('list records on embedded PGlite (getListItems, addListItem, updateList
   });
 });
 
-describe('addListItems on embedded PGlite (the batch insert and its counter in one transaction)', () => {
+describe('addListItems and updateListItems on embedded PGlite (one statement per batch)', () => {
   it('writes a batch with its counter, and an all-or-nothing batch with a bad item not at all', async () => {
     const other = await makeTenant(db);
     const batchList = await makeList(db, other, [
@@ -172,5 +172,31 @@ describe('addListItems on embedded PGlite (the batch insert and its counter in o
       { key: other.apiKey },
     );
     expect(page.body.meta.total).toBe(2);
+
+    const ids = ok.body.data.map((r: { id: string }) => r.id);
+    const changed = await call(
+      app,
+      'updateListItems',
+      {
+        schema_id: batchList.id,
+        items: [
+          { item_id: ids[1], data: { qty: 2 } },
+          { item_id: ids[2], data: { title: 'C' } },
+        ],
+      },
+      { key: other.apiKey },
+    );
+    expect(changed.status).toBe(200);
+    expect(changed.body.data.map((r: { title: string; qty: number }) => [r.title, r.qty])).toEqual([
+      ['b', 2],
+      ['C', 3],
+    ]);
+    const after = await call(
+      app,
+      'getListItems',
+      { schema_id: batchList.id, filters: { qty: '>=,2' }, order_by: 'qty,asc' },
+      { key: other.apiKey },
+    );
+    expect(after.body.data.map((r: { title: string }) => r.title)).toEqual(['b', 'C']);
   });
 });

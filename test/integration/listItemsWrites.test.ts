@@ -8,13 +8,21 @@ import {
   insertItemRow,
   insertItemRows,
   updateItemRow,
+  updateItemRows,
+  type ChangedItemRow,
   type NewItemRow,
 } from '../../src/lists/items/itemRows.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { uuidv7 } from 'uuidv7';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
+import {
+  itemCount,
+  makeList,
+  markListDeleted,
+  rawRecord,
+  type TestList,
+} from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /** The insert statement's guards: counter and record go together, or neither does. */
@@ -132,15 +140,6 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
       id: uuidv7(),
       changes: { data: { a: value }, slots: { t1: value } },
     }));
-  const stored = async (listId: string) => {
-    const [row] = await queryRows<{ items: number; events: number; version: number }>(
-      t.db,
-      sql`select (select count(*)::int from list_items where schema_id = ${listId}) as items,
-                 (select count(*)::int from changes where schema_id = ${listId}) as events,
-                 (select version::int from list_schemas where id = ${listId}) as version`,
-    );
-    return row!;
-  };
 
   it('writes every row, one event each, and moves the counter and version once', async () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
@@ -213,6 +212,99 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
     expect(await stored(list.id)).toEqual({ items: 300, events: 300, version: before.version + 6 });
   });
 });
+
+describe('updateItemRows (updateListItems and lists import --key: one statement per batch)', () => {
+  const FIELDS = [
+    { slug: 'a', type: 'string' },
+    { slug: 'n', type: 'number' },
+  ];
+  async function listWith(count: number) {
+    const list = await makeList(t.db, owner, FIELDS);
+    const rows: NewItemRow[] = Array.from({ length: count }, (_, i) => ({
+      id: uuidv7(),
+      changes: { data: { a: `r${i}`, n: i }, slots: { t1: `r${i}`, n1: String(i) } },
+    }));
+    await insertItemRows(t.db, owner.accountId, list.id, list.fields, rows, new Date());
+    return { list, ids: rows.map((r) => r.id) };
+  }
+  const change = (id: string, a: string) => ({ id, changes: { data: { a }, slots: { t1: a } } });
+  const updateIn = (list: TestList, rows: ChangedItemRow[], now = new Date()) =>
+    updateItemRows(t.db, owner.accountId, list.id, list.fields, rows, now);
+
+  it('merges each row’s fields, writes only the slots it sets, one event each, the version once', async () => {
+    const { list, ids } = await listWith(3);
+    const before = await stored(list.id);
+    const now = new Date('2030-01-01T00:00:00Z');
+    const written = await updateIn(
+      list,
+      [change(ids[0]!, 'A'), { id: ids[2]!, changes: { data: { n: 20 }, slots: { n1: '20' } } }],
+      now,
+    );
+    expect(written?.get(ids[0]!)).toMatchObject({ data: { a: 'A', n: 0 }, updatedAt: now });
+    expect(written?.get(ids[2]!)).toMatchObject({ data: { a: 'r2', n: 20 } });
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'A', n1: '0' });
+    expect(await rawRecord(t.db, ids[1]!)).toMatchObject({ t1: 'r1', n1: '1' });
+    expect(await rawRecord(t.db, ids[2]!)).toMatchObject({ t1: 'r2', n1: '20' });
+    expect(await stored(list.id)).toEqual({
+      items: 3,
+      events: before.events + 2,
+      version: before.version + 1,
+    });
+  });
+
+  it('applies batches over the same records one after the other when they run at once', async () => {
+    const { list, ids } = await listWith(20);
+    const before = await stored(list.id);
+    const batches = await Promise.all(
+      Array.from({ length: 6 }, (_, b) =>
+        updateIn(
+          list,
+          ids.map((id) => ({ id, changes: { data: { n: b }, slots: { n1: String(b) } } })),
+        ),
+      ),
+    );
+    // each batch's statement reads the records after the list's lock: none misses a record
+    expect(batches.every((written) => written?.size === 20)).toBe(true);
+    expect(await stored(list.id)).toEqual({
+      items: 20,
+      events: before.events + 120,
+      version: before.version + 6,
+    });
+  });
+
+  it('writes nothing when one record is gone from the list (the caller looks again)', async () => {
+    const { list, ids } = await listWith(2);
+    const other = await listWith(1);
+    const before = await stored(list.id);
+    const written = await updateIn(list, [change(ids[0]!, 'A'), change(other.ids[0]!, 'B')]);
+    expect(written).toBeUndefined();
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'r0', data: { a: 'r0' } });
+    expect(await rawRecord(t.db, other.ids[0]!)).toMatchObject({ t1: 'r0' });
+    expect(await stored(list.id)).toEqual(before);
+  });
+
+  it('writes nothing when the fields moved after validation', async () => {
+    const { list, ids } = await listWith(1);
+    const moved = list.fields.map((f) => (f.slug === 'a' ? { ...f, slot: 't2' } : f));
+    await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
+    const before = await stored(list.id);
+    const written = await updateIn(list, [change(ids[0]!, 'A')]);
+    expect(written).toBeUndefined();
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'r0' });
+    expect(await stored(list.id)).toEqual(before);
+  });
+});
+
+/** A list's records, change events and version, as stored. */
+async function stored(listId: string) {
+  const [row] = await queryRows<{ items: number; events: number; version: number }>(
+    t.db,
+    sql`select (select count(*)::int from list_items where schema_id = ${listId}) as items,
+               (select count(*)::int from changes where schema_id = ${listId}) as events,
+               (select version::int from list_schemas where id = ${listId}) as version`,
+  );
+  return row!;
+}
 
 /** Until a statement waits for a lock: the batch's counter update, on the list's row. */
 async function waitForLockWait(client: pg.Client, listId: string) {

@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeContact, makeList, type TestList } from '../helpers/lists.js';
@@ -31,6 +33,13 @@ const titles = async (list: TestList) =>
       { key: owner.apiKey },
     )
   ).body.data.map((r: { title: string; qty: number | null }) => [r.title, r.qty]);
+
+/** The titles and quantities of listOfThree's records, as added. */
+const UNTOUCHED = [
+  ['a', null],
+  ['b', null],
+  ['c', null],
+];
 
 async function listOfThree() {
   const list = await makeList(t.db, owner, FIELDS);
@@ -70,11 +79,75 @@ describe('updateListItems', () => {
     });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['items.1.qty']);
-    expect(await titles(list)).toEqual([
-      ['a', null],
-      ['b', null],
-      ['c', null],
+    expect(await titles(list)).toEqual(UNTOUCHED);
+  });
+
+  it('lists every failing item’s error when all-or-nothing, and changes nothing', async () => {
+    const { list, ids } = await listOfThree();
+    const other = await listOfThree();
+    const res = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: ids[0], data: { qty: 'x' } },
+        { item_id: ids[1], data: { title: 'fine' } },
+        { item_id: other.ids[0], data: { title: 'no' } },
+        { item_id: ids[2], data: { title: '', qty: 'y' } },
+      ],
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual([
+      'items.0.qty',
+      'items.2.item_id',
+      'items.3.qty',
+      'items.3.title',
     ]);
+    expect(await titles(list)).toEqual(UNTOUCHED);
+  });
+
+  it('records one change event per changed record, none for an item that changes nothing', async () => {
+    const { list, ids } = await listOfThree();
+    const res = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: ids[0], data: { qty: 1 } },
+        { item_id: ids[1], data: {} },
+        { item_id: ids[2], data: { title: 'C' } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.map((r: { title: string }) => r.title)).toEqual(['a', 'b', 'C']);
+    const events = await queryRows<{ item_id: string }>(
+      t.db,
+      sql`select item_id from changes where schema_id = ${list.id} and type = 'list_item.updated'
+          order by seq`,
+    );
+    expect(events.map((e) => e.item_id).sort()).toEqual([ids[0], ids[2]].sort());
+    const filtered = await call(
+      t.app,
+      'getListItems',
+      { schema_id: list.id, filters: { title: 'C' } },
+      { key: owner.apiKey },
+    );
+    expect(filtered.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2]]);
+  });
+
+  it('applies a record named twice in turn, each item answering the record after its change', async () => {
+    const { list, ids } = await listOfThree();
+    const res = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: ids[0], data: { title: 'x' } },
+        { item_id: ids[0], data: { qty: 2 } },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(
+      res.body.data.map((r: { title: string; qty: number | null }) => [r.title, r.qty]),
+    ).toEqual([
+      ['x', null],
+      ['x', 2],
+    ]);
+    expect((await titles(list))[0]).toEqual(['x', 2]);
   });
 
   it('treats a record of another list as not found, and atomic=false keeps the rest', async () => {
@@ -96,11 +169,7 @@ describe('updateListItems', () => {
       ['B', null],
       ['c', null],
     ]);
-    expect(await titles(other.list)).toEqual([
-      ['a', null],
-      ['b', null],
-      ['c', null],
-    ]);
+    expect(await titles(other.list)).toEqual(UNTOUCHED);
   });
 
   it('answers 403 for another account’s list and 422 for a malformed batch', async () => {

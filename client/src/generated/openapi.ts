@@ -720,10 +720,12 @@ export interface paths {
     };
     /**
      * Change up to 1000 records of a list at once
-     * @description Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The batch counts as one request for the rate limit.
+     * @description Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The records are looked up together, the contact and bot values of the whole batch are checked together, and all changes are written by one statement with the list’s version. An item that changes nothing is answered as stored, without a write or a change event. The batch counts as one request for the rate limit.
      *
-     *     - `atomic` true (the default): one transaction; the first failing item answers `422` (or `403`) for the whole batch and nothing is changed; else `200` with the records after the change, in input order.
-     *     - `atomic` false: each item on its own; `200` with one outcome per item: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.
+     *     - `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is changed; else `200` with the records after the change, in input order.
+     *     - `atomic` false: the valid items are written; `200` with one outcome per item in input order: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.
+     *
+     *     A batch that names one record more than once is applied item by item, in order: each item answers the record after its own change, and an all-or-nothing batch answers the first failing item’s error.
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
@@ -733,10 +735,12 @@ export interface paths {
     put?: never;
     /**
      * Change up to 1000 records of a list at once
-     * @description Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The batch counts as one request for the rate limit.
+     * @description Each item is `{item_id, data}` and is applied as `updateListItem` applies one; every record must belong to `schema_id` (else `items.<index>.item_id` is not found). Errors are keyed `items.<index>.<slug>`. The records are looked up together, the contact and bot values of the whole batch are checked together, and all changes are written by one statement with the list’s version. An item that changes nothing is answered as stored, without a write or a change event. The batch counts as one request for the rate limit.
      *
-     *     - `atomic` true (the default): one transaction; the first failing item answers `422` (or `403`) for the whole batch and nothing is changed; else `200` with the records after the change, in input order.
-     *     - `atomic` false: each item on its own; `200` with one outcome per item: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.
+     *     - `atomic` true (the default): all or nothing — any failing item answers `422` with every error (or `403` for another account’s contact or bot) and nothing is changed; else `200` with the records after the change, in input order.
+     *     - `atomic` false: the valid items are written; `200` with one outcome per item in input order: `{index, status: 200, data}`, `{index, status: 422, errors}` or `{index, status: 403, message}`.
+     *
+     *     A batch that names one record more than once is applied item by item, in order: each item answers the record after its own change, and an all-or-nothing batch answers the first failing item’s error.
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *

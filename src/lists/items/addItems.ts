@@ -1,12 +1,13 @@
 import { uuidv7 } from 'uuidv7';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import { ValidationError } from '../../shared/errors.js';
+import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from './batchErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import { FieldsChanged, insertItemRows, type NewItemRow } from './itemRows.js';
 import { presentItem } from './presenter.js';
-import { FOREIGN_REFERENCE, referenceProblems } from './references.js';
+import { referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData, type FieldValues } from './validateData.js';
 
@@ -16,9 +17,7 @@ export const MAX_BATCH_ITEMS = 1000;
 const ATTEMPTS = 3;
 
 /** The outcome of one item of a batch that is not all-or-nothing. */
-export type ItemOutcome =
-  | { index: number; status: 201; data: OrderedObject }
-  | { index: number; status: 403 | 422; errors?: ValidationErrors; message?: string };
+export type ItemOutcome = { index: number; status: 201; data: OrderedObject } | BatchFailure;
 
 /**
  * addListItems: every item validated as addListItem validates one (errors keyed
@@ -56,16 +55,10 @@ async function addTo(
     list.fields,
     valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
   );
-  const failed = new Map<number, ItemOutcome>();
+  const failed = new Map<number, BatchFailure>();
   for (const c of checked)
     if ('errors' in c) failed.set(c.index, { index: c.index, status: 422, errors: c.errors });
-  for (const [i, v] of valid.entries()) {
-    const missing = references.missing[i]!;
-    if (Object.keys(missing).length > 0)
-      failed.set(v.index, { index: v.index, status: 422, errors: missing });
-    else if (references.foreign[i])
-      failed.set(v.index, { index: v.index, status: 403, message: FOREIGN_REFERENCE });
-  }
+  addReferenceFailures(references, valid, failed);
   if (atomic && failed.size > 0) throw batchError([...failed.values()]);
 
   const now = ctx.clock();
@@ -104,24 +97,6 @@ function validateOne(list: ListSchemaRow, data: Record<string, unknown>, index: 
     return { index, values: validateData(list.fields, data, 'add') };
   } catch (err) {
     if (!(err instanceof ValidationError)) throw err;
-    return { index, errors: rekey(err.errors, `items.${index}`) };
+    return { index, errors: rekeyErrors(err.errors, `items.${index}`) };
   }
-}
-
-/** `data.<slug>` keys and texts of one item's errors, under `items.<index>.<slug>`. */
-function rekey(errors: ValidationErrors, prefix: string): ValidationErrors {
-  const out: ValidationErrors = {};
-  for (const [key, messages] of Object.entries(errors)) {
-    const moved = key.replace(/^data\./, `${prefix}.`);
-    out[moved] = messages.map((m) => m.split(key).join(moved));
-  }
-  return out;
-}
-
-/** An all-or-nothing batch with failing items: one 422 with every error, or the 403. */
-function batchError(failed: ItemOutcome[]) {
-  const errors: ValidationErrors = {};
-  for (const f of failed) Object.assign(errors, f.status === 422 ? f.errors : {});
-  if (Object.keys(errors).length > 0) return domainErrors.validation(errors);
-  return domainErrors.forbidden(FOREIGN_REFERENCE);
 }

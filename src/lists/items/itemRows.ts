@@ -70,6 +70,25 @@ export interface NewItemRow {
 
 const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
 
+/** The list a batch was validated against: live, with the same fields. */
+function listGuard(ownerId: number, listId: string, fieldsSeen: readonly StoredField[]): SQL {
+  return sql`owner_id = ${ownerId} and id = ${listId} and deleted_at is null
+    and fields = ${JSON.stringify(fieldsSeen)}::jsonb`;
+}
+
+/**
+ * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` the
+ * data, one typed column per slot, `k` the slots a row sets), so the statement's text and its
+ * parameter count do not depend on the batch's size.
+ */
+function rowsOf(records: readonly Record<string, unknown>[]): SQL {
+  const shape = ALL_SLOTS.map(
+    (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
+  );
+  return sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
+    as u(id text, d jsonb, k text[]${sql.join(shape)})`;
+}
+
 /**
  * Inserts a batch of records and moves the list's counter and version once, under the same
  * guard as insertItemRow (throws FieldsChanged or 404 alike). The rows travel as one JSON
@@ -96,11 +115,7 @@ export async function insertItemRows(
   const stamp = now.toISOString();
   const records = rows.map(({ id, changes }) => ({ id, d: changes.data, ...changes.slots }));
   const columns = ALL_SLOTS.map((slot) => sql`, ${sql.identifier(slot)}`);
-  const shape = ALL_SLOTS.map(
-    (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
-  );
-  const guard = sql`owner_id = ${ownerId} and id = ${listId} and deleted_at is null
-    and fields = ${JSON.stringify(fieldsSeen)}::jsonb`;
+  const guard = listGuard(ownerId, listId, fieldsSeen);
   const written = await db
     .transaction(async (tx) => {
       const [inserted] = await queryRows<{ n: number }>(
@@ -109,8 +124,7 @@ export async function insertItemRows(
           inserted as (
             insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
             select u.id, list.id, list.owner_id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
-            from list, jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-              as u(id text, d jsonb${sql.join(shape)})
+            from list, ${rowsOf(records)}
             returning id, data, created_at, updated_at),
           feed as (${itemChanges('list_item.created', 'list', 'inserted')})
           select count(*)::int as n from inserted`,
@@ -150,7 +164,11 @@ export async function updateItemRow(
   const assignments = slots.map(
     ([slot, text]) => sql`, ${sql.identifier(slot)} = ${text}::${sql.raw(slotSqlType(slot))}`,
   );
-  // The guard is also the list's version bump: one statement, one snapshot.
+  // The guard is also the list's version bump: one statement, one snapshot. The record is
+  // found by its primary key alone (a record never changes lists, and `bumped` found its list
+  // through it): with the list in the condition too, a planner whose statistics do not know the
+  // list yet, as after a large import, walked the whole list's (owner, list, …) index instead
+  // (16 ms at 50,000 records, growing with the list; 1.4 ms by the key).
   const [row] = await queryRows<StoredItemRow>(
     db,
     sql`with bumped as (
@@ -162,12 +180,86 @@ export async function updateItemRow(
         updated as (
           update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
             updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-          where owner_id = ${ownerId} and id = ${id} and schema_id = (select id from bumped)
+          where owner_id = ${ownerId} and id = ${id} and exists (select 1 from bumped)
           returning id, data, created_at, updated_at),
         feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
         select id, data, created_at, updated_at from updated`,
   );
   return row && toItemRow(row);
+}
+
+/** A record of a batch update: its id and the changes validated for it. */
+export interface ChangedItemRow {
+  id: string;
+  changes: StoredChanges;
+}
+
+/**
+ * updateItemRow for a batch of distinct records of one list: each row's sent fields merged
+ * into its `data`, the slots it sets written, the list's version moved once, one change event
+ * per record. Two statements in one transaction: the list's row is locked (and its guard
+ * checked) first, as by every write of existing records, so the second statement's snapshot,
+ * taken after the lock, already holds every change of the batch's records committed before.
+ * That statement finds each record by one probe of the primary key and updates it where it
+ * lies (`offset 0`, and the list checked on the found row rather than in the probe, keep the
+ * planner from reading the whole list, once or per record, which it prefers while the
+ * table's statistics do not know the list yet). Answers the rows as stored, by id;
+ * undefined, with nothing written, when the list was deleted or its fields changed since
+ * validation, or any record is gone from the list: the caller looks again.
+ */
+export async function updateItemRows(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  fieldsSeen: readonly StoredField[],
+  rows: readonly ChangedItemRow[],
+  now: Date,
+): Promise<Map<string, ItemRow> | undefined> {
+  const records = rows.map(({ id, changes }) => ({
+    id,
+    d: changes.data,
+    k: Object.keys(changes.slots),
+    ...changes.slots,
+  }));
+  const assignments = ALL_SLOTS.map((slot) => {
+    const column = sql.identifier(slot);
+    return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
+  });
+  const stored = await db
+    .transaction(async (tx) => {
+      const locked = await queryRows(
+        tx,
+        sql`update ${listSchemas} set version = ${nextVersion}
+            where ${listGuard(ownerId, listId, fieldsSeen)} returning id`,
+      );
+      if (locked.length === 0) tx.rollback();
+      const updated = await queryRows<StoredItemRow>(
+        tx,
+        sql`with list as (
+              select ${LIST_FOR_CHANGES} from ${listSchemas}
+              where owner_id = ${ownerId} and id = ${listId}),
+            updated as (
+              update ${listItems} li set data = li.data || v.d,
+                updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+              from (select u.*, found.tid from ${rowsOf(records)}
+                    cross join lateral (
+                      select ctid as tid from ${listItems}
+                      where owner_id = ${ownerId} and id = u.id
+                      offset 0) found) v
+              where li.ctid = v.tid and li.schema_id = ${listId}
+              returning li.id, li.data, li.created_at, li.updated_at),
+            feed as (${itemChanges('list_item.updated', 'list', 'updated')})
+            select id, data, created_at, updated_at from updated`,
+      );
+      // a record deleted or moved since it was looked up: undo the others too
+      if (updated.length !== rows.length) tx.rollback();
+      return updated;
+    })
+    .catch((err: unknown) => {
+      if (err instanceof TransactionRollbackError) return undefined;
+      throw err;
+    });
+  return stored && new Map(stored.map((row) => [row.id, toItemRow(row)]));
 }
 
 /**

@@ -4,10 +4,11 @@ import type { Caller } from '../../admission/caller.js';
 import { queryRows } from '../../infra/db/client.js';
 import type { ListSchemaRow, StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
-import { DomainError, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import type { ValidationErrors } from '../../shared/errors.js';
 import type { ItemContext, ListsContext } from '../context.js';
 import { addItems } from '../items/addItems.js';
-import { updateItem } from '../items/updateItem.js';
+import { updateItems } from '../items/updateItems.js';
+import type { BatchFailure } from '../items/batchErrors.js';
 import { validateData } from '../items/validateData.js';
 import { isSlotColumn } from '../slots.js';
 import type { SourceRecord } from './recordSources.js';
@@ -162,22 +163,19 @@ async function writeBatch(
     const key = keyField.slug;
     const existing = await existingByKey(ctx, list, keyField, batch);
     fresh = [];
+    const changed: { line: number; itemId: string; data: Record<string, unknown> }[] = [];
     for (const record of batch) {
       const found = existing.get(keyOf(record.data, key) ?? '');
-      if (found === undefined) {
-        fresh.push(record);
-        continue;
-      }
-      if (holdsAlready(list, found.data, record.data, ctx.cipher)) {
-        counts.unchanged++;
-        continue;
-      }
-      try {
-        await updateItem(ctx, found.id, record.data, list.id);
-        counts.updated++;
-      } catch (err) {
-        if (!(err instanceof DomainError)) throw err;
-        fail(record.line, reasonOf(err));
+      if (found === undefined) fresh.push(record);
+      else if (holdsAlready(list, found.data, record.data, ctx.cipher)) counts.unchanged++;
+      else changed.push({ ...record, itemId: found.id });
+    }
+    // one key once per batch, so each record at most once: one statement for all
+    if (changed.length > 0) {
+      const { outcomes } = await updateItems(ctx, list.id, changed, false);
+      for (const outcome of outcomes) {
+        if (outcome.status === 200) counts.updated++;
+        else fail(changed[outcome.index]!.line, reasonOf(outcome));
       }
     }
   }
@@ -190,12 +188,7 @@ async function writeBatch(
   );
   for (const outcome of outcomes) {
     if (outcome.status === 201) counts.imported++;
-    else {
-      const reason = outcome.errors
-        ? describeErrors(outcome.errors)
-        : (outcome.message ?? 'refused');
-      fail(fresh[outcome.index]!.line, reason);
-    }
+    else fail(fresh[outcome.index]!.line, reasonOf(outcome));
   }
 }
 
@@ -280,6 +273,6 @@ function describeErrors(errors: ValidationErrors): string {
     .join(' ');
 }
 
-function reasonOf(err: DomainError): string {
-  return err instanceof ValidationError ? describeErrors(err.errors) : err.message;
+function reasonOf(failure: BatchFailure): string {
+  return failure.errors ? describeErrors(failure.errors) : (failure.message ?? 'refused');
 }

@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { pgTextArray } from '../../contacts/upsertRepository.js';
+import { queryRows } from '../../infra/db/client.js';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, ValidationError } from '../../shared/errors.js';
+import type { OrderedObject } from '../../shared/orderedJson.js';
+import type { ItemContext } from '../context.js';
+import { requireOwnList } from '../listAccess.js';
+import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { updateItemRows, type ChangedItemRow } from './itemRows.js';
+import { presentItem } from './presenter.js';
+import { referenceProblems } from './references.js';
+import { toStoredChanges } from './storedRow.js';
+import { validateData, type FieldValues } from './validateData.js';
+import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from './batchErrors.js';
+
+/** A record deleted or a field changed while the batch was written: looked up again. */
+const ATTEMPTS = 3;
+
+export interface ItemChange {
+  itemId: string;
+  data: Record<string, unknown>;
+}
+
+export type UpdateOutcome = { index: number; status: 200; data: OrderedObject } | BatchFailure;
+
+/**
+ * updateListItems for a batch of distinct records: every record looked up at once, each
+ * item validated as updateListItem validates one (errors keyed `items.<index>.<slug>`; a
+ * record that is not in the list is `items.<index>.item_id`), the contact and bot values of
+ * the whole batch checked together, then one statement for all changes. `atomic`: any
+ * failing item fails the batch with every item's error, and nothing is written. Not atomic:
+ * the valid items are written and each item gets its own outcome. An item that changes
+ * nothing is answered as stored, without a write.
+ */
+export async function updateItems(
+  ctx: ItemContext,
+  schemaId: string,
+  items: readonly ItemChange[],
+  atomic: boolean,
+): Promise<{ updated: OrderedObject[]; outcomes: UpdateOutcome[] }> {
+  for (let attempt = 1; ; attempt++) {
+    const list = await requireOwnList(ctx, ctx.caller, schemaId);
+    const done = await updateIn(ctx, list, items, atomic);
+    if (done) return done;
+    if (attempt >= ATTEMPTS) throw domainErrors.listNotFound();
+  }
+}
+
+/** The batch against one look at the list and its records; undefined to look again. */
+async function updateIn(
+  ctx: ItemContext,
+  list: ListSchemaRow,
+  items: readonly ItemChange[],
+  atomic: boolean,
+) {
+  const stored = await recordsOf(ctx, list, items);
+  const failed = new Map<number, BatchFailure>();
+  const valid: { index: number; record: ItemRow; values: FieldValues }[] = [];
+  for (const [index, item] of items.entries()) {
+    const record = stored.get(item.itemId);
+    if (!record) {
+      const message = domainErrors.itemNotFound().message;
+      failed.set(index, {
+        index,
+        status: 422,
+        errors: { [`items.${index}.item_id`]: [message] },
+      });
+      continue;
+    }
+    try {
+      valid.push({ index, record, values: validateData(list.fields, item.data, 'update') });
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      failed.set(index, { index, status: 422, errors: rekeyErrors(err.errors, `items.${index}`) });
+    }
+  }
+  const references = await referenceProblems(
+    ctx.db,
+    ctx.caller,
+    list.fields,
+    valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
+  );
+  addReferenceFailures(references, valid, failed);
+  if (atomic && failed.size > 0) throw batchError([...failed.values()]);
+
+  const passing = valid.filter((v) => !failed.has(v.index));
+  const changed: ChangedItemRow[] = passing
+    .filter((v) => v.values.size > 0)
+    .map((v) => ({
+      id: v.record.id,
+      changes: toStoredChanges(list.fields, v.values, ctx.cipher),
+    }));
+  let written = new Map<string, ItemRow>();
+  if (changed.length > 0) {
+    const rows = await updateItemRows(
+      ctx.db,
+      list.ownerId,
+      list.id,
+      list.fields,
+      changed,
+      ctx.clock(),
+    );
+    if (!rows) return undefined;
+    written = rows;
+  }
+  const results = passing.map((v) => ({
+    index: v.index,
+    status: 200 as const,
+    data: presentItem(list.fields, written.get(v.record.id) ?? v.record, ctx.cipher),
+  }));
+  const outcomes: UpdateOutcome[] = [...failed.values(), ...results].sort(
+    (a, b) => a.index - b.index,
+  );
+  return { updated: results.map((r) => r.data), outcomes };
+}
+
+/**
+ * The batch's records that are in the list, by id: one probe of the primary key per id
+ * (`offset 0`, and the list checked on the found row, keep the planner from reading the whole
+ * list instead while the table's statistics do not know it yet, as after a large import).
+ */
+async function recordsOf(
+  ctx: ItemContext,
+  list: ListSchemaRow,
+  items: readonly ItemChange[],
+): Promise<Map<string, ItemRow>> {
+  const ids = [...new Set(items.map((i) => i.itemId))];
+  const rows = await queryRows<StoredItemRow & { schema_id: string }>(
+    ctx.db,
+    sql`select found.* from unnest(${pgTextArray(ids)}::text[]) as wanted(id)
+        cross join lateral (
+          select id, schema_id, data, created_at, updated_at from list_items
+          where owner_id = ${list.ownerId} and id = wanted.id
+          offset 0) found`,
+  );
+  return new Map(
+    rows.filter((row) => row.schema_id === list.id).map((row) => [row.id, toItemRow(row)]),
+  );
+}
