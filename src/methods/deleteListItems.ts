@@ -1,11 +1,8 @@
 import { z } from 'zod';
-import { listsOnTransaction } from '../lists/context.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
-import { deleteItem } from '../lists/items/deleteItem.js';
-import { requireOwnList } from '../lists/listAccess.js';
+import { deleteItems } from '../lists/items/deleteItems.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
 import { batchOutcome } from './batchOutcome.js';
-import { runBatch } from './batchItems.js';
 import { defineMethod, noContent, ok } from './method.js';
 
 /** deleteListItems: up to 1000 records of one list deleted in one request. */
@@ -14,10 +11,10 @@ export const deleteListItems = defineMethod({
   tag: 'List items',
   summary: 'Delete up to 1000 records of a list at once',
   description: [
-    'Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found). The batch counts as one request for the rate limit.',
+    'Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found; so is an id the batch already named, as a second `deleteListItem` would find the record gone). All records are deleted by one statement, with the list counter and one change event each. The batch counts as one request for the rate limit.',
     '',
-    '- `atomic` true (the default): one transaction; a missing record answers `422` for the whole batch and nothing is deleted; else `204`.',
-    '- `atomic` false: each id on its own; `200` with one outcome per id: `{index, status: 204}` or `{index, status: 422, errors}`.',
+    '- `atomic` true (the default): all or nothing — any id not found answers `422` with every such id’s error and nothing is deleted; else `204`.',
+    '- `atomic` false: the records found are deleted; `200` with one outcome per id in input order: `{index, status: 204}` or `{index, status: 422, errors}`.',
   ].join('\n'),
   example: {
     schema_id: '01927f9c-5d1e-7a3b-9c4d-2e6f8a1b3c5d',
@@ -43,22 +40,13 @@ export const deleteListItems = defineMethod({
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {
-    const lists = { ...deps.lists, caller };
-    await requireOwnList(lists, caller, params.schema_id);
     const atomic = params.atomic ?? true;
-    const batch = await runBatch(
-      'items',
-      deps.db,
+    const outcomes = await deleteItems(
+      { ...deps.lists, caller },
+      params.schema_id,
       params.item_ids,
       atomic,
-      (itemId, _index, db) =>
-        deleteItem(
-          db === deps.db ? lists : listsOnTransaction(lists, db),
-          itemId,
-          params.schema_id,
-        ),
-      (_done, index) => ({ index, status: 204 }),
     );
-    return atomic ? noContent() : ok({ data: batch.outcomes });
+    return atomic ? noContent() : ok({ data: outcomes });
   },
 });

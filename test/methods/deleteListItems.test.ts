@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount, makeList } from '../helpers/lists.js';
@@ -18,6 +20,22 @@ afterAll(() => t.close());
 
 const remove = (params: Record<string, unknown>, key = owner.apiKey) =>
   call(t.app, 'deleteListItems', params, { key });
+
+/** The ids of the list's `list_item.deleted` events. */
+const events = async (listId: string) =>
+  (
+    await queryRows<{ item_id: string }>(
+      t.db,
+      sql`select item_id from changes where schema_id = ${listId} and type = 'list_item.deleted'`,
+    )
+  ).map((e) => e.item_id);
+const version = async (listId: string) =>
+  (
+    await queryRows<{ version: number }>(
+      t.db,
+      sql`select version::int from list_schemas where id = ${listId}`,
+    )
+  )[0]!.version;
 
 async function listOf(n: number) {
   const list = await makeList(t.db, owner, [{ slug: 'title', type: 'string' }]);
@@ -46,6 +64,33 @@ describe('deleteListItems', () => {
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['items.1.item_id']);
     expect(await itemCount(t.db, list.id)).toBe(2);
+  });
+
+  it('names every missing id, and an id named twice, when all-or-nothing; deletes nothing', async () => {
+    const { list, ids } = await listOf(3);
+    const res = await remove({
+      schema_id: list.id,
+      item_ids: [ids[0], '01900000-0000-7000-8000-000000000000', ids[1], ids[0], 'nope', '\u0000'],
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors).sort()).toEqual([
+      'items.1.item_id',
+      'items.3.item_id',
+      'items.4.item_id',
+      'items.5.item_id',
+    ]);
+    expect(await itemCount(t.db, list.id)).toBe(3);
+    expect(await events(list.id)).toEqual([]);
+  });
+
+  it('records one change event per deleted record and moves the list version once', async () => {
+    const { list, ids } = await listOf(3);
+    const before = await version(list.id);
+    const res = await remove({ schema_id: list.id, item_ids: [ids[2], ids[0]] });
+    expect(res.status).toBe(204);
+    expect((await events(list.id)).sort()).toEqual([ids[0], ids[2]].sort());
+    expect(await version(list.id)).toBe(before + 1);
+    expect(await itemCount(t.db, list.id)).toBe(1);
   });
 
   it('with atomic=false deletes what it can and says what it could not', async () => {

@@ -92,6 +92,7 @@ describe('updateListItems', () => {
         { item_id: ids[1], data: { title: 'fine' } },
         { item_id: other.ids[0], data: { title: 'no' } },
         { item_id: ids[2], data: { title: '', qty: 'y' } },
+        { item_id: '\u0000', data: { title: 'z' } },
       ],
     });
     expect(res.status).toBe(422);
@@ -100,6 +101,7 @@ describe('updateListItems', () => {
       'items.2.item_id',
       'items.3.qty',
       'items.3.title',
+      'items.4.item_id',
     ]);
     expect(await titles(list)).toEqual(UNTOUCHED);
   });

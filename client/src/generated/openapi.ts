@@ -286,10 +286,10 @@ export interface paths {
     };
     /**
      * Delete up to 1000 records of a list at once
-     * @description Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found). The batch counts as one request for the rate limit.
+     * @description Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found; so is an id the batch already named, as a second `deleteListItem` would find the record gone). All records are deleted by one statement, with the list counter and one change event each. The batch counts as one request for the rate limit.
      *
-     *     - `atomic` true (the default): one transaction; a missing record answers `422` for the whole batch and nothing is deleted; else `204`.
-     *     - `atomic` false: each id on its own; `200` with one outcome per id: `{index, status: 204}` or `{index, status: 422, errors}`.
+     *     - `atomic` true (the default): all or nothing — any id not found answers `422` with every such id’s error and nothing is deleted; else `204`.
+     *     - `atomic` false: the records found are deleted; `200` with one outcome per id in input order: `{index, status: 204}` or `{index, status: 422, errors}`.
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
@@ -299,10 +299,10 @@ export interface paths {
     put?: never;
     /**
      * Delete up to 1000 records of a list at once
-     * @description Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found). The batch counts as one request for the rate limit.
+     * @description Every id must be a record of `schema_id` (else `items.<index>.item_id` is not found; so is an id the batch already named, as a second `deleteListItem` would find the record gone). All records are deleted by one statement, with the list counter and one change event each. The batch counts as one request for the rate limit.
      *
-     *     - `atomic` true (the default): one transaction; a missing record answers `422` for the whole batch and nothing is deleted; else `204`.
-     *     - `atomic` false: each id on its own; `200` with one outcome per id: `{index, status: 204}` or `{index, status: 422, errors}`.
+     *     - `atomic` true (the default): all or nothing — any id not found answers `422` with every such id’s error and nothing is deleted; else `204`.
+     *     - `atomic` false: the records found are deleted; `200` with one outcome per id in input order: `{index, status: 204}` or `{index, status: 422, errors}`.
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *

@@ -9,6 +9,12 @@ export interface BatchFailure {
   message?: string;
 }
 
+/** An item whose record is not in the list: `items.<index>.item_id`, as a 422. */
+export function itemNotFoundFailure(index: number): BatchFailure {
+  const key = `items.${index}.item_id`;
+  return { index, status: 422, errors: { [key]: [domainErrors.itemNotFound().message] } };
+}
+
 /** `data.<slug>` keys and texts of one item's errors, under `items.<index>.<slug>`. */
 export function rekeyErrors(errors: ValidationErrors, prefix: string): ValidationErrors {
   const out: ValidationErrors = {};

@@ -1,11 +1,12 @@
 import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
+import { pgTextArray } from '../../contacts/upsertRepository.js';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
 import { nextVersion } from '../listVersion.js';
-import { findLiveList } from '../schemas/repository.js';
+import { findLiveList, isLookupableId } from '../schemas/repository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
@@ -188,6 +189,36 @@ export async function updateItemRow(
   return row && toItemRow(row);
 }
 
+/**
+ * The rows of `source` (alias `u`, with an `id` column), each with `columns` of its record
+ * (by default its `tid`, the ctid): one probe of the primary key per id. `offset 0` keeps the
+ * planner from joining the whole list instead, which it prefers while the table's statistics
+ * do not know the list yet (as after a large import); for the same reason callers check the
+ * list on the found row, not in the probe.
+ */
+function probed(ownerId: number, source: SQL, columns: SQL = sql`ctid as tid`): SQL {
+  return sql`select u.*, found.* from ${source}
+    cross join lateral (
+      select ${columns} from ${listItems} where owner_id = ${ownerId} and id = u.id offset 0) found`;
+}
+
+/** Ids as `probed`'s source; one we never issued (a NUL cannot even be sent) is not found. */
+const idsOf = (ids: readonly string[]) =>
+  sql`unnest(${pgTextArray(ids.filter(isLookupableId))}::text[]) as u(id)`;
+
+/** The records with these ids (of any of the owner's lists, with their list), by `probed`. */
+export async function findItemRows(
+  db: Database,
+  ownerId: number,
+  ids: readonly string[],
+): Promise<(ItemRow & { schemaId: string })[]> {
+  const rows = await queryRows<StoredItemRow & { schema_id: string }>(
+    db,
+    probed(ownerId, idsOf(ids), sql`schema_id, data, created_at, updated_at`),
+  );
+  return rows.map((row) => ({ ...toItemRow(row), schemaId: row.schema_id }));
+}
+
 /** A record of a batch update: its id and the changes validated for it. */
 export interface ChangedItemRow {
   id: string;
@@ -199,13 +230,10 @@ export interface ChangedItemRow {
  * into its `data`, the slots it sets written, the list's version moved once, one change event
  * per record. Two statements in one transaction: the list's row is locked (and its guard
  * checked) first, as by every write of existing records, so the second statement's snapshot,
- * taken after the lock, already holds every change of the batch's records committed before.
- * That statement finds each record by one probe of the primary key and updates it where it
- * lies (`offset 0`, and the list checked on the found row rather than in the probe, keep the
- * planner from reading the whole list, once or per record, which it prefers while the
- * table's statistics do not know the list yet). Answers the rows as stored, by id;
- * undefined, with nothing written, when the list was deleted or its fields changed since
- * validation, or any record is gone from the list: the caller looks again.
+ * taken after the lock, already holds every change of the batch's records committed before;
+ * it finds each record by `probed` and updates it where it lies. Answers the rows as stored,
+ * by id; undefined, with nothing written, when the list was deleted or its fields changed
+ * since validation, or any record is gone from the list: the caller looks again.
  */
 export async function updateItemRows(
   db: Database,
@@ -241,11 +269,7 @@ export async function updateItemRows(
             updated as (
               update ${listItems} li set data = li.data || v.d,
                 updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-              from (select u.*, found.tid from ${rowsOf(records)}
-                    cross join lateral (
-                      select ctid as tid from ${listItems}
-                      where owner_id = ${ownerId} and id = u.id
-                      offset 0) found) v
+              from (${probed(ownerId, rowsOf(records))}) v
               where li.ctid = v.tid and li.schema_id = ${listId}
               returning li.id, li.data, li.created_at, li.updated_at),
             feed as (${itemChanges('list_item.updated', 'list', 'updated')})
@@ -260,6 +284,56 @@ export async function updateItemRows(
       throw err;
     });
   return stored && new Map(stored.map((row) => [row.id, toItemRow(row)]));
+}
+
+/**
+ * deleteItemRow for a batch of distinct records of one list: the list's row locked first (as
+ * by the single delete), then one statement deletes the records found in the list (by
+ * `probed`), drops the counter by their number, moves the version and records one change
+ * each. Answers the ids deleted; the caller's `keep` decides, from them, whether the
+ * transaction commits (an all-or-nothing batch with a missing record does not). Throws 404
+ * when the list is gone.
+ */
+export async function deleteItemRows(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  ids: readonly string[],
+  keep: (deleted: ReadonlySet<string>) => boolean,
+): Promise<ReadonlySet<string>> {
+  let deleted: ReadonlySet<string> = new Set();
+  await db
+    .transaction(async (tx) => {
+      const locked = await queryRows(
+        tx,
+        sql`select 1 from ${listSchemas}
+            where owner_id = ${ownerId} and id = ${listId} and deleted_at is null
+            for no key update`,
+      );
+      if (locked.length === 0) throw domainErrors.listNotFound();
+      const gone = await queryRows<{ id: string }>(
+        tx,
+        sql`with gone as (
+              delete from ${listItems} li
+              using (${probed(ownerId, idsOf(ids))}) v
+              where li.ctid = v.tid and li.schema_id = ${listId}
+              returning li.id, li.schema_id),
+            bumped as (
+              update ${listSchemas}
+              set item_count = greatest(item_count - (select count(*) from gone), 0),
+                  version = ${nextVersion}
+              where owner_id = ${ownerId} and id = ${listId} and exists (select 1 from gone)
+              returning ${LIST_FOR_CHANGES}),
+            feed as (${deletedItemChanges('bumped', 'gone')})
+            select id from gone`,
+      );
+      deleted = new Set(gone.map((row) => row.id));
+      if (!keep(deleted)) tx.rollback();
+    })
+    .catch((err: unknown) => {
+      if (!(err instanceof TransactionRollbackError)) throw err;
+    });
+  return deleted;
 }
 
 /**

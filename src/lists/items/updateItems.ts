@@ -1,18 +1,21 @@
-import { sql } from 'drizzle-orm';
-import { pgTextArray } from '../../contacts/upsertRepository.js';
-import { queryRows } from '../../infra/db/client.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, ValidationError } from '../../shared/errors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
-import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
-import { updateItemRows, type ChangedItemRow } from './itemRows.js';
+import type { ItemRow } from './foundItem.js';
+import { findItemRows, updateItemRows, type ChangedItemRow } from './itemRows.js';
 import { presentItem } from './presenter.js';
 import { referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData, type FieldValues } from './validateData.js';
-import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from './batchErrors.js';
+import {
+  addReferenceFailures,
+  batchError,
+  itemNotFoundFailure,
+  rekeyErrors,
+  type BatchFailure,
+} from './batchErrors.js';
 
 /** A record deleted or a field changed while the batch was written: looked up again. */
 const ATTEMPTS = 3;
@@ -60,12 +63,7 @@ async function updateIn(
   for (const [index, item] of items.entries()) {
     const record = stored.get(item.itemId);
     if (!record) {
-      const message = domainErrors.itemNotFound().message;
-      failed.set(index, {
-        index,
-        status: 422,
-        errors: { [`items.${index}.item_id`]: [message] },
-      });
+      failed.set(index, itemNotFoundFailure(index));
       continue;
     }
     try {
@@ -115,26 +113,13 @@ async function updateIn(
   return { updated: results.map((r) => r.data), outcomes };
 }
 
-/**
- * The batch's records that are in the list, by id: one probe of the primary key per id
- * (`offset 0`, and the list checked on the found row, keep the planner from reading the whole
- * list instead while the table's statistics do not know it yet, as after a large import).
- */
+/** The batch's records that are in the list, by id: one look-up for all of them. */
 async function recordsOf(
   ctx: ItemContext,
   list: ListSchemaRow,
   items: readonly ItemChange[],
 ): Promise<Map<string, ItemRow>> {
   const ids = [...new Set(items.map((i) => i.itemId))];
-  const rows = await queryRows<StoredItemRow & { schema_id: string }>(
-    ctx.db,
-    sql`select found.* from unnest(${pgTextArray(ids)}::text[]) as wanted(id)
-        cross join lateral (
-          select id, schema_id, data, created_at, updated_at from list_items
-          where owner_id = ${list.ownerId} and id = wanted.id
-          offset 0) found`,
-  );
-  return new Map(
-    rows.filter((row) => row.schema_id === list.id).map((row) => [row.id, toItemRow(row)]),
-  );
+  const rows = await findItemRows(ctx.db, list.ownerId, ids);
+  return new Map(rows.filter((row) => row.schemaId === list.id).map((row) => [row.id, row]));
 }
