@@ -92,13 +92,14 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     const update = { data: { a: 'y' }, slots: { t1: 'y' } };
     expect(
-      await updateItemRow(t.db, owner.accountId, row.id, list.fields, update, new Date()),
+      await updateItemRow(t.db, owner.accountId, list.id, row.id, list.fields, update, new Date()),
     ).toBeUndefined();
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
     expect(
       await updateItemRow(
         t.db,
         owner.accountId,
+        list.id,
         row.id,
         moved,
         { data: { a: 'y' }, slots: { t2: 'y' } },

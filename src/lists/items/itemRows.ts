@@ -156,6 +156,8 @@ export async function insertItemRows(
 export async function updateItemRow(
   db: Database,
   ownerId: number,
+  /** the record's list, as its look-up found it (a record never changes lists) */
+  listId: string,
   id: string,
   fieldsSeen: readonly StoredField[],
   changes: StoredChanges,
@@ -166,17 +168,15 @@ export async function updateItemRow(
     ([slot, text]) => sql`, ${sql.identifier(slot)} = ${text}::${sql.raw(slotSqlType(slot))}`,
   );
   // The guard is also the list's version bump: one statement, one snapshot. The record is
-  // found by its primary key alone (a record never changes lists, and `bumped` found its list
-  // through it): with the list in the condition too, a planner whose statistics do not know the
-  // list yet, as after a large import, walked the whole list's (owner, list, …) index instead
-  // (16 ms at 50,000 records, growing with the list; 1.4 ms by the key).
+  // found by its primary key alone: with its list in the condition too (or its list looked up
+  // from it here), a planner whose statistics do not know the list yet, as after a large
+  // import, walked the owner's or the list's (owner, list, …) index instead (16 ms at 50,000
+  // records, growing with the list; 1.4 ms by the key; test/integration/itemWritePlans.test.ts).
   const [row] = await queryRows<StoredItemRow>(
     db,
     sql`with bumped as (
           update ${listSchemas} set version = ${nextVersion}
-          where owner_id = ${ownerId}
-            and id = (select schema_id from ${listItems} where owner_id = ${ownerId} and id = ${id})
-            and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
+          where ${listGuard(ownerId, listId, fieldsSeen)}
           returning ${LIST_FOR_CHANGES}),
         updated as (
           update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
@@ -341,12 +341,16 @@ export async function deleteItemRows(
  * The list's row is locked first, as every other item write does (its guard takes it before
  * the item's row): taking the item's row first could deadlock against a batch update.
  */
-export async function deleteItemRow(db: Database, ownerId: number, id: string): Promise<boolean> {
+export async function deleteItemRow(
+  db: Database,
+  ownerId: number,
+  /** the record's list, as its look-up found it (see updateItemRow) */
+  listId: string,
+  id: string,
+): Promise<boolean> {
   return db.transaction(async (tx) => {
     await tx.execute(
-      sql`select 1 from ${listSchemas}
-          where owner_id = ${ownerId}
-            and id = (select schema_id from ${listItems} where owner_id = ${ownerId} and id = ${id})
+      sql`select 1 from ${listSchemas} where owner_id = ${ownerId} and id = ${listId}
           for no key update`,
     );
     const [row] = await queryRows<{ n: number }>(

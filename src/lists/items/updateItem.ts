@@ -33,6 +33,7 @@ export async function updateItem(
     const row = await updateItemRow(
       ctx.db,
       found.ownerId,
+      found.schemaId,
       itemId,
       found.fields,
       changes,

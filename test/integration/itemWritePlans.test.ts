@@ -1,0 +1,99 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { uuidv7 } from 'uuidv7';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
+import {
+  findItemRows,
+  insertItemRows,
+  updateItemRow,
+  type NewItemRow,
+} from '../../src/lists/items/itemRows.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/**
+ * The writes of existing records find them by the primary key even while the planner knows
+ * nothing of the list: right after a large import, before the table's statistics are taken
+ * again, Postgres otherwise walked the whole list's (owner, list, …) index for one record.
+ * This file's database has the list's rows counted (VACUUM) but no column statistics.
+ */
+let t: TestApp;
+let owner: Tenant;
+let list: TestList;
+let ids: string[];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await makeTenant(t.db);
+  list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+  ids = [];
+  for (let batch = 0; batch < 10; batch++) {
+    const rows: NewItemRow[] = Array.from({ length: 1000 }, (_, i) => ({
+      id: uuidv7(),
+      changes: { data: { a: `v${i % 10}` }, slots: { t1: `v${i % 10}` } },
+    }));
+    await insertItemRows(t.db, owner.accountId, list.id, list.fields, rows, new Date());
+    ids.push(...rows.map((r) => r.id));
+  }
+  await t.db.execute(sql`vacuum list_items`);
+  await t.db.execute(sql`delete from pg_statistic where starelid = 'list_items'::regclass`);
+}, 60_000);
+afterAll(() => t.close());
+
+/** A stand-in database that EXPLAINs each statement on the real one instead of running it. */
+function explaining(db: Database) {
+  const plans: unknown[] = [];
+  const spy = {
+    async execute(query: SQL) {
+      const [row] = await queryRows<{ 'QUERY PLAN': unknown }>(
+        db,
+        sql`explain (format json) ${query}`,
+      );
+      plans.push(row!['QUERY PLAN']);
+      return { rows: [] };
+    },
+  };
+  return { db: spy as unknown as Database, plans };
+}
+
+/** The list_items indexes a plan reads, and whether it scans the table whole. */
+function itemAccess(plan: unknown) {
+  const indexes = new Set<string>();
+  let seqScan = false;
+  const walk = (node: unknown) => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (typeof node !== 'object' || node === null) return;
+    const n = node as Record<string, unknown>;
+    const index = n['Index Name'];
+    if (typeof index === 'string' && index.startsWith('list_items')) indexes.add(index);
+    if (n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'list_items') seqScan = true;
+    Object.values(n).forEach(walk);
+  };
+  walk(plan);
+  return { indexes: [...indexes], seqScan };
+}
+
+describe('plans of record writes while the list has no statistics', () => {
+  it('updateListItem reaches its record by the primary key', async () => {
+    const spy = explaining(t.db);
+    await updateItemRow(
+      spy.db,
+      owner.accountId,
+      list.id,
+      ids[42]!,
+      list.fields,
+      { data: { a: 'x' }, slots: { t1: 'x' } },
+      new Date(),
+    );
+    expect(spy.plans).toHaveLength(1);
+    expect(itemAccess(spy.plans[0])).toEqual({ indexes: ['list_items_pkey'], seqScan: false });
+  });
+
+  it('a batch looks its records up by one primary-key probe each', async () => {
+    const spy = explaining(t.db);
+    await findItemRows(spy.db, owner.accountId, ids.slice(0, 1000));
+    expect(spy.plans).toHaveLength(1);
+    expect(itemAccess(spy.plans[0])).toEqual({ indexes: ['list_items_pkey'], seqScan: false });
+  });
+});
