@@ -39,8 +39,9 @@ export type ImportEvent =
  * already in the list updates that record instead, so an import cut short can be run again
  * without duplicates; a record that already holds every value of its line is left alone (no
  * write, no change event), so a run again rewrites only what differs. Two batches are in
- * flight at once (one validated while the other is written); with `key`, one, so two batches
- * never both insert one key.
+ * flight at once (one validated while the other is written); with `key`, a batch waits while
+ * one in flight holds any of its keys, so two batches never both insert one key, and a key's
+ * later line finds the record its earlier one wrote.
  */
 export async function importItems(
   lists: ListsContext,
@@ -63,13 +64,18 @@ export async function importItems(
     counts.failed++;
     on({ type: 'failure', line, reason });
   };
-  const inFlight = new Set<Promise<void>>();
-  const limit = key === undefined ? 2 : 1;
+  /** the batches being written, with their keys */
+  const inFlight = new Map<Promise<void>, ReadonlySet<string>>();
+  const sharesAKey = (keys: ReadonlySet<string>) =>
+    [...inFlight.values()].some((held) => [...keys].some((k) => held.has(k)));
   let failure: unknown;
 
   let lastStamp = 0;
-  const submit = async (batch: { line: number; data: Record<string, unknown> }[]) => {
-    while (inFlight.size >= limit) await Promise.race(inFlight);
+  const submit = async (
+    batch: { line: number; data: Record<string, unknown> }[],
+    keys: ReadonlySet<string>,
+  ) => {
+    while (inFlight.size >= 2 || sharesAKey(keys)) await Promise.race(inFlight.keys());
     if (failure) throw failure;
     // Each batch's time is taken now, later than the batch before: records keep the file's
     // order (created_at, then id) however the two batches in flight finish.
@@ -88,11 +94,11 @@ export async function importItems(
         failure ??= err;
       })
       .finally(() => inFlight.delete(job));
-    inFlight.add(job);
+    inFlight.set(job, keys);
   };
 
   let batch: { line: number; data: Record<string, unknown> }[] = [];
-  const keysInBatch = new Set<string>();
+  let keysInBatch = new Set<string>();
   for await (const record of records) {
     counts.lines++;
     if ('error' in record) {
@@ -102,20 +108,20 @@ export async function importItems(
     const k = key === undefined ? undefined : keyOf(record.data, key);
     // one key once per batch: a repeat waits for the next batch, where it finds the first
     if (k !== undefined && keysInBatch.has(k)) {
-      await submit(batch);
+      await submit(batch, keysInBatch);
       batch = [];
-      keysInBatch.clear();
+      keysInBatch = new Set();
     }
     if (k !== undefined) keysInBatch.add(k);
     batch.push(record);
     if (batch.length >= IMPORT_BATCH) {
-      await submit(batch);
+      await submit(batch, keysInBatch);
       batch = [];
-      keysInBatch.clear();
+      keysInBatch = new Set();
     }
   }
-  if (batch.length > 0) await submit(batch);
-  while (inFlight.size > 0) await Promise.all(inFlight);
+  if (batch.length > 0) await submit(batch, keysInBatch);
+  while (inFlight.size > 0) await Promise.all(inFlight.keys());
   if (failure) throw failure;
   return counts;
 }
