@@ -2,12 +2,8 @@ import { sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
-import {
-  findItemRows,
-  insertItemRows,
-  updateItemRow,
-  type NewItemRow,
-} from '../../src/lists/items/itemRows.js';
+import { findItemRows, insertItemRows, type NewItemRow } from '../../src/lists/items/batchRows.js';
+import { updateItemRow } from '../../src/lists/items/itemRows.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';

@@ -4,14 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/infra/db/schema/listSchemas.js';
 import { NotFoundError } from '../../src/shared/errors.js';
 import {
-  FieldsChanged,
-  insertItemRow,
   insertItemRows,
-  updateItemRow,
   updateItemRows,
   type ChangedItemRow,
   type NewItemRow,
-} from '../../src/lists/items/itemRows.js';
+} from '../../src/lists/items/batchRows.js';
+import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { uuidv7 } from 'uuidv7';
 import { call } from '../helpers/call.js';

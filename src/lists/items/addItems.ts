@@ -5,7 +5,8 @@ import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
-import { FieldsChanged, insertItemRows, type NewItemRow } from './itemRows.js';
+import { insertItemRows, type NewItemRow } from './batchRows.js';
+import { FieldsChanged } from './itemRows.js';
 import { presentItem } from './presenter.js';
 import { referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';

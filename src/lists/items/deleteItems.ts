@@ -1,7 +1,7 @@
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import { batchError, itemNotFoundFailure, type BatchFailure } from './batchErrors.js';
-import { deleteItemRows } from './itemRows.js';
+import { deleteItemRows } from './batchRows.js';
 
 export type DeleteOutcome = { index: number; status: 204 } | BatchFailure;
 

@@ -1,14 +1,13 @@
-import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import { pgTextArray } from '../../contacts/upsertRepository.js';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/errors.js';
 import { nextVersion } from '../listVersion.js';
-import { findLiveList, isLookupableId } from '../schemas/repository.js';
+import { findLiveList } from '../schemas/repository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
-import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
+import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { deletedItemChanges, itemChanges, LIST_FOR_CHANGES } from '../../changes/recordItems.js';
 
@@ -58,93 +57,19 @@ export async function insertItemRow(
 }
 
 /** Why a guarded insert wrote nothing: the list is gone (404), or its fields changed. */
-async function refuseInsert(db: Database, ownerId: number, listId: string): Promise<never> {
+export async function refuseInsert(db: Database, ownerId: number, listId: string): Promise<never> {
   if (!(await findLiveList(db, ownerId, listId))) throw domainErrors.listNotFound();
   throw new FieldsChanged();
 }
 
-/** A record of a batch: its id, chosen before the insert, and what is written. */
-export interface NewItemRow {
-  id: string;
-  changes: StoredChanges;
-}
-
-const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
-
-/** The list a batch was validated against: live, with the same fields. */
-function listGuard(ownerId: number, listId: string, fieldsSeen: readonly StoredField[]): SQL {
-  return sql`owner_id = ${ownerId} and id = ${listId} and deleted_at is null
-    and fields = ${JSON.stringify(fieldsSeen)}::jsonb`;
-}
-
-/**
- * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` the
- * data, one typed column per slot, `k` the slots a row sets), so the statement's text and its
- * parameter count do not depend on the batch's size.
- */
-function rowsOf(records: readonly Record<string, unknown>[]): SQL {
-  const shape = ALL_SLOTS.map(
-    (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
-  );
-  return sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-    as u(id text, d jsonb, k text[]${sql.join(shape)})`;
-}
-
-/**
- * Inserts a batch of records and moves the list's counter and version once, under the same
- * guard as insertItemRow (throws FieldsChanged or 404 alike). The rows travel as one JSON
- * parameter read by jsonb_to_recordset, so the statement's text and its parameter count do not
- * depend on the batch's size.
- *
- * Unlike the single insert, the list's row is locked last: the rows and their change events
- * are written first, checked against the list without a lock, and the counter update then
- * repeats the guard under the lock, undoing everything when the list changed in between. Two
- * batches into one list thus maintain their index entries at the same time and queue only for
- * the counter, where taking the lock first made the second wait for the first's whole insert.
- * New rows are invisible to everyone else until the commit, so nothing orders on them, and the
- * change feed orders by snapshot, not by the list's lock (docs/changes.md).
- */
-export async function insertItemRows(
-  db: Database,
+/** The list a write was validated against: live, with the same fields. */
+export function listGuard(
   ownerId: number,
   listId: string,
   fieldsSeen: readonly StoredField[],
-  rows: readonly NewItemRow[],
-  now: Date,
-): Promise<void> {
-  if (rows.length === 0) return;
-  const stamp = now.toISOString();
-  const records = rows.map(({ id, changes }) => ({ id, d: changes.data, ...changes.slots }));
-  const columns = ALL_SLOTS.map((slot) => sql`, ${sql.identifier(slot)}`);
-  const guard = listGuard(ownerId, listId, fieldsSeen);
-  const written = await db
-    .transaction(async (tx) => {
-      const [inserted] = await queryRows<{ n: number }>(
-        tx,
-        sql`with list as (select ${LIST_FOR_CHANGES} from ${listSchemas} where ${guard}),
-          inserted as (
-            insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
-            select u.id, list.id, list.owner_id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
-            from list, ${rowsOf(records)}
-            returning id, data, created_at, updated_at),
-          feed as (${itemChanges('list_item.created', 'list', 'inserted')})
-          select count(*)::int as n from inserted`,
-      );
-      if ((inserted?.n ?? 0) === 0) return false;
-      const bumped = await queryRows(
-        tx,
-        sql`update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
-          where ${guard} returning id`,
-      );
-      // the list changed after the unlocked check: undo the rows and their events
-      if (bumped.length === 0) tx.rollback();
-      return true;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof TransactionRollbackError) return false;
-      throw err;
-    });
-  if (!written) await refuseInsert(db, ownerId, listId);
+): SQL {
+  return sql`owner_id = ${ownerId} and id = ${listId} and deleted_at is null
+    and fields = ${JSON.stringify(fieldsSeen)}::jsonb`;
 }
 
 /**
@@ -187,153 +112,6 @@ export async function updateItemRow(
         select id, data, created_at, updated_at from updated`,
   );
   return row && toItemRow(row);
-}
-
-/**
- * The rows of `source` (alias `u`, with an `id` column), each with `columns` of its record
- * (by default its `tid`, the ctid): one probe of the primary key per id. `offset 0` keeps the
- * planner from joining the whole list instead, which it prefers while the table's statistics
- * do not know the list yet (as after a large import); for the same reason callers check the
- * list on the found row, not in the probe.
- */
-function probed(ownerId: number, source: SQL, columns: SQL = sql`ctid as tid`): SQL {
-  return sql`select u.*, found.* from ${source}
-    cross join lateral (
-      select ${columns} from ${listItems} where owner_id = ${ownerId} and id = u.id offset 0) found`;
-}
-
-/** Ids as `probed`'s source; one we never issued (a NUL cannot even be sent) is not found. */
-const idsOf = (ids: readonly string[]) =>
-  sql`unnest(${pgTextArray(ids.filter(isLookupableId))}::text[]) as u(id)`;
-
-/** The records with these ids (of any of the owner's lists, with their list), by `probed`. */
-export async function findItemRows(
-  db: Database,
-  ownerId: number,
-  ids: readonly string[],
-): Promise<(ItemRow & { schemaId: string })[]> {
-  const rows = await queryRows<StoredItemRow & { schema_id: string }>(
-    db,
-    probed(ownerId, idsOf(ids), sql`schema_id, data, created_at, updated_at`),
-  );
-  return rows.map((row) => ({ ...toItemRow(row), schemaId: row.schema_id }));
-}
-
-/** A record of a batch update: its id and the changes validated for it. */
-export interface ChangedItemRow {
-  id: string;
-  changes: StoredChanges;
-}
-
-/**
- * updateItemRow for a batch of distinct records of one list: each row's sent fields merged
- * into its `data`, the slots it sets written, the list's version moved once, one change event
- * per record. Two statements in one transaction: the list's row is locked (and its guard
- * checked) first, as by every write of existing records, so the second statement's snapshot,
- * taken after the lock, already holds every change of the batch's records committed before;
- * it finds each record by `probed` and updates it where it lies. Answers the rows as stored,
- * by id; undefined, with nothing written, when the list was deleted or its fields changed
- * since validation, or any record is gone from the list: the caller looks again.
- */
-export async function updateItemRows(
-  db: Database,
-  ownerId: number,
-  listId: string,
-  fieldsSeen: readonly StoredField[],
-  rows: readonly ChangedItemRow[],
-  now: Date,
-): Promise<Map<string, ItemRow> | undefined> {
-  const records = rows.map(({ id, changes }) => ({
-    id,
-    d: changes.data,
-    k: Object.keys(changes.slots),
-    ...changes.slots,
-  }));
-  const assignments = ALL_SLOTS.map((slot) => {
-    const column = sql.identifier(slot);
-    return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
-  });
-  const stored = await db
-    .transaction(async (tx) => {
-      const locked = await queryRows(
-        tx,
-        sql`update ${listSchemas} set version = ${nextVersion}
-            where ${listGuard(ownerId, listId, fieldsSeen)} returning id`,
-      );
-      if (locked.length === 0) tx.rollback();
-      const updated = await queryRows<StoredItemRow>(
-        tx,
-        sql`with list as (
-              select ${LIST_FOR_CHANGES} from ${listSchemas}
-              where owner_id = ${ownerId} and id = ${listId}),
-            updated as (
-              update ${listItems} li set data = li.data || v.d,
-                updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-              from (${probed(ownerId, rowsOf(records))}) v
-              where li.ctid = v.tid and li.schema_id = ${listId}
-              returning li.id, li.data, li.created_at, li.updated_at),
-            feed as (${itemChanges('list_item.updated', 'list', 'updated')})
-            select id, data, created_at, updated_at from updated`,
-      );
-      // a record deleted or moved since it was looked up: undo the others too
-      if (updated.length !== rows.length) tx.rollback();
-      return updated;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof TransactionRollbackError) return undefined;
-      throw err;
-    });
-  return stored && new Map(stored.map((row) => [row.id, toItemRow(row)]));
-}
-
-/**
- * deleteItemRow for a batch of distinct records of one list: the list's row locked first (as
- * by the single delete), then one statement deletes the records found in the list (by
- * `probed`), drops the counter by their number, moves the version and records one change
- * each. Answers the ids deleted; the caller's `keep` decides, from them, whether the
- * transaction commits (an all-or-nothing batch with a missing record does not). Throws 404
- * when the list is gone.
- */
-export async function deleteItemRows(
-  db: Database,
-  ownerId: number,
-  listId: string,
-  ids: readonly string[],
-  keep: (deleted: ReadonlySet<string>) => boolean,
-): Promise<ReadonlySet<string>> {
-  let deleted: ReadonlySet<string> = new Set();
-  await db
-    .transaction(async (tx) => {
-      const locked = await queryRows(
-        tx,
-        sql`select 1 from ${listSchemas}
-            where owner_id = ${ownerId} and id = ${listId} and deleted_at is null
-            for no key update`,
-      );
-      if (locked.length === 0) throw domainErrors.listNotFound();
-      const gone = await queryRows<{ id: string }>(
-        tx,
-        sql`with gone as (
-              delete from ${listItems} li
-              using (${probed(ownerId, idsOf(ids))}) v
-              where li.ctid = v.tid and li.schema_id = ${listId}
-              returning li.id, li.schema_id),
-            bumped as (
-              update ${listSchemas}
-              set item_count = greatest(item_count - (select count(*) from gone), 0),
-                  version = ${nextVersion}
-              where owner_id = ${ownerId} and id = ${listId} and exists (select 1 from gone)
-              returning ${LIST_FOR_CHANGES}),
-            feed as (${deletedItemChanges('bumped', 'gone')})
-            select id from gone`,
-      );
-      deleted = new Set(gone.map((row) => row.id));
-      if (!keep(deleted)) tx.rollback();
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof TransactionRollbackError)) throw err;
-    });
-  return deleted;
 }
 
 /**

@@ -4,7 +4,7 @@ import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import type { ItemRow } from './foundItem.js';
-import { findItemRows, updateItemRows, type ChangedItemRow } from './itemRows.js';
+import { findItemRows, updateItemRows, type ChangedItemRow } from './batchRows.js';
 import { presentItem } from './presenter.js';
 import { referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
