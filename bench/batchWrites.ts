@@ -17,13 +17,9 @@ import { format, resolveConfig } from 'prettier';
 import { queryRows } from '../src/infra/db/client.js';
 import { freshList, loadRecords } from './freshList.js';
 import { benchServiceEnv, startServer } from './server.js';
+import { flag, option } from './args.js';
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const SMOKE = args.includes('--smoke');
+const SMOKE = flag('smoke');
 const RECORDS = Number(option('records') ?? (SMOKE ? 4_000 : 100_000));
 const BATCHES = Number(option('batches') ?? (SMOKE ? 2 : 20));
 const BATCH = SMOKE ? 500 : 1000;

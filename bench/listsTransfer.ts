@@ -22,13 +22,9 @@ import path from 'node:path';
 import { format, resolveConfig } from 'prettier';
 import { ENCRYPTION_KEY, recordInput } from './dataset.js';
 import { freshList, recordWithoutContact } from './freshList.js';
+import { flag, option } from './args.js';
 
-const args = process.argv.slice(2);
-const option = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
-const SMOKE = args.includes('--smoke');
+const SMOKE = flag('smoke');
 const RECORDS = Number(option('records') ?? (SMOKE ? 5_000 : 1_000_000));
 const CLI = path.resolve('dist/cli/main.js');
 

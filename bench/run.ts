@@ -31,13 +31,8 @@ import { runChangesBench } from './changes.js';
 import { runSweep } from './sweep.js';
 import { runWebhooksBench } from './webhooks.js';
 import { BENCH_REDIS_URL, benchServiceEnv, startServer, type ServerProcess } from './server.js';
+import { flag, option } from './args.js';
 
-const args = process.argv.slice(2);
-const flag = (name: string) => args.includes(`--${name}`);
-const option = (name: string) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
-};
 const SMOKE = flag('smoke');
 const SECONDS = Number(option('seconds') ?? (SMOKE ? 1 : 10));
 const WARMUP = SMOKE ? 0.5 : 2;
