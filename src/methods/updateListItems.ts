@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import type { StoredField } from '../infra/db/schema/listSchemas.js';
 import { listsOnTransaction, type ItemContext } from '../lists/context.js';
-import { FOREIGN_REFERENCE, referenceProblems } from '../lists/items/references.js';
+import { addReferenceFailures, batchError, type BatchFailure } from '../lists/items/batchErrors.js';
+import { referenceProblems } from '../lists/items/references.js';
 import { validateData, type FieldValues } from '../lists/items/validateData.js';
-import { DomainError, domainErrors, ValidationError } from '../shared/errors.js';
+import { DomainError, ValidationError } from '../shared/errors.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/params.js';
 import { updateItem } from '../lists/items/updateItem.js';
@@ -113,11 +114,9 @@ async function checkBatchReferences(
     fields,
     valid.map((v) => ({ prefix: 'data', values: v.values })),
   );
+  const failed = new Map<number, BatchFailure>();
+  addReferenceFailures(problems, valid, failed);
   const failures = new Map<number, DomainError>();
-  for (const [i, v] of valid.entries()) {
-    const missing = problems.missing[i]!;
-    if (Object.keys(missing).length > 0) failures.set(v.index, domainErrors.validation(missing));
-    else if (problems.foreign[i]) failures.set(v.index, domainErrors.forbidden(FOREIGN_REFERENCE));
-  }
+  for (const [index, failure] of failed) failures.set(index, batchError([failure]));
   return failures;
 }

@@ -216,6 +216,26 @@ describe('updateListItems: contact values of the whole batch', () => {
       null,
       null,
     ]);
+    // a batch naming one record twice goes item by item, with the same per-batch check
+    const twice = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: first, data: { who: mine } },
+        { item_id: first, data: { who: 999_999_999 } },
+      ],
+    });
+    expect([twice.status, twice.body.errors]).toEqual([
+      422,
+      { 'items.1.who': ['The selected items.1.who is invalid.'] },
+    ]);
+    const twiceForeign = await update({
+      schema_id: list.id,
+      items: [
+        { item_id: first, data: { who: mine } },
+        { item_id: first, data: { who: theirs } },
+      ],
+    });
+    expect(twiceForeign.status).toBe(403);
     const fine = await update({
       schema_id: list.id,
       items: [{ item_id: first, data: { who: mine } }],
