@@ -1,4 +1,5 @@
 import {
+  ContendedError,
   CursorExpiredError,
   DomainError,
   ForbiddenError,
@@ -90,10 +91,10 @@ export const errors = {
       error: 'payload_too_large',
       message: `The request body is larger than ${limitBytes} bytes.`,
     }),
-  unavailable: (retryAfterSeconds = 5) =>
+  unavailable: (retryAfterSeconds = 5, message = 'The service is temporarily unavailable.') =>
     new ApiError(
       503,
-      { error: 'service_unavailable', message: 'The service is temporarily unavailable.' },
+      { error: 'service_unavailable', message },
       { 'retry-after': String(retryAfterSeconds) },
     ),
   serverError: (requestId: string) =>
@@ -119,6 +120,7 @@ export function fromDomainError(error: DomainError): ApiError {
   if (error instanceof CursorExpiredError) {
     return new ApiError(410, { message: error.message, error: 'gone', code: 'cursor_expired' });
   }
+  if (error instanceof ContendedError) return errors.unavailable(1, error.message);
   if (error instanceof ForbiddenError) {
     return new ApiError(403, { message: error.message, error: 'forbidden' });
   }

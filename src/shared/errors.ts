@@ -42,6 +42,17 @@ export class CursorExpiredError extends DomainError {
   }
 }
 
+/**
+ * A write met concurrent changes every time it was tried (the list's fields changed between
+ * validation and write, attempt after attempt): nothing was written, and the same request
+ * will most likely succeed when sent again.
+ */
+export class ContendedError extends DomainError {
+  constructor() {
+    super('The list changed while the request was being written; nothing was written. Retry.');
+  }
+}
+
 /** Laravel's summary line: the first message, plus how many more there are. */
 function validationMessage(errors: ValidationErrors): string {
   const messages = Object.values(errors).flat();
@@ -60,6 +71,7 @@ export const domainErrors = {
   /** one message for every object of another account (lists, list items, bots, projects) */
   forbidden: (message = 'This action is unauthorized.') => new ForbiddenError(message),
   cursorExpired: () => new CursorExpiredError(),
+  contended: () => new ContendedError(),
   tooManyLists: (max: number) => new ListCapReachedError(max),
   validation: (errs: ValidationErrors) => new ValidationError(errs),
   /** 422 with a single key. */

@@ -271,14 +271,46 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
     });
   });
 
-  it('writes nothing when one record is gone from the list (the caller looks again)', async () => {
+  it('writes the records in the list and answers which, when one is gone from it', async () => {
     const { list, ids } = await listWith(2);
     const other = await listWith(1);
     const before = await stored(list.id);
     const written = await updateIn(list, [change(ids[0]!, 'A'), change(other.ids[0]!, 'B')]);
-    expect(written).toBeUndefined();
-    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'r0', data: { a: 'r0' } });
+    expect([...written!.keys()]).toEqual([ids[0]]);
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'A', data: { a: 'A' } });
     expect(await rawRecord(t.db, other.ids[0]!)).toMatchObject({ t1: 'r0' });
+    expect(await stored(list.id)).toEqual({
+      items: 2,
+      events: before.events + 1,
+      version: before.version + 1,
+    });
+  });
+
+  it('writes nothing when `keep` refuses what was written (an all-or-nothing batch)', async () => {
+    const { list, ids } = await listWith(2);
+    const other = await listWith(1);
+    const before = await stored(list.id);
+    const rows = [change(ids[0]!, 'A'), change(other.ids[0]!, 'B')];
+    const written = await updateItemRows(
+      t.db,
+      owner.accountId,
+      list.id,
+      list.fields,
+      rows,
+      new Date(),
+      (found) => found.size === rows.length,
+    );
+    expect([...written!.keys()]).toEqual([ids[0]]);
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'r0', data: { a: 'r0' } });
+    expect(await stored(list.id)).toEqual(before);
+  });
+
+  it('writes nothing, not even the version, when no record is left', async () => {
+    const { list } = await listWith(1);
+    const other = await listWith(1);
+    const before = await stored(list.id);
+    const written = await updateIn(list, [change(other.ids[0]!, 'B')]);
+    expect(written?.size).toBe(0);
     expect(await stored(list.id)).toEqual(before);
   });
 

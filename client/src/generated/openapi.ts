@@ -1644,7 +1644,7 @@ export interface components {
         'application/json': components['schemas']['Error500'];
       };
     };
-    /** @description The database is unreachable; retry after `Retry-After` seconds. */
+    /** @description The database is unreachable, or a write kept meeting concurrent changes (a lock wait, a deadlock, the list’s fields changing under every attempt); nothing was written: retry after `Retry-After` seconds. */
     Unavailable: {
       headers: {
         'X-Request-Id': components['headers']['RequestId'];

@@ -1,3 +1,4 @@
+import { domainErrors } from '../../shared/errors.js';
 import { uuidv7 } from 'uuidv7';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
@@ -40,7 +41,8 @@ export async function addItem(
         remembered = undefined;
         continue;
       }
-      if (!(err instanceof FieldsChanged) || attempt >= ATTEMPTS) throw err;
+      if (!(err instanceof FieldsChanged)) throw err;
+      if (attempt >= ATTEMPTS) throw domainErrors.contended();
       attempt++;
     }
   }

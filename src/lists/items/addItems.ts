@@ -1,3 +1,4 @@
+import { domainErrors } from '../../shared/errors.js';
 import { uuidv7 } from 'uuidv7';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { ValidationError } from '../../shared/errors.js';
@@ -37,7 +38,8 @@ export async function addItems(
     try {
       return await addTo(ctx, list, items, atomic);
     } catch (err) {
-      if (!(err instanceof FieldsChanged) || attempt >= ATTEMPTS) throw err;
+      if (!(err instanceof FieldsChanged)) throw err;
+      if (attempt >= ATTEMPTS) throw domainErrors.contended();
     }
   }
 }

@@ -138,9 +138,12 @@ export interface ChangedItemRow {
  * per record. Two statements in one transaction: the list's row is locked (and its guard
  * checked) first, as by every write of existing records, so the second statement's snapshot,
  * taken after the lock, already holds every change of the batch's records committed before;
- * it finds each record by `probed` and updates it where it lies. Answers the rows as stored,
- * by id; undefined, with nothing written, when the list was deleted or its fields changed
- * since validation, or any record is gone from the list: the caller looks again.
+ * it finds each record by `probed` and updates it where it lies. A record deleted since it
+ * was looked up is not found there, as the writes' order has it: its delete came first.
+ * Answers the rows written, by id, committed when `keep` says so of their ids (an
+ * all-or-nothing batch missing a record does not keep the others); undefined, with nothing
+ * written, when the list was deleted or its fields changed since validation: the caller
+ * looks again.
  */
 export async function updateItemRows(
   db: Database,
@@ -149,6 +152,7 @@ export async function updateItemRows(
   fieldsSeen: readonly StoredField[],
   rows: readonly ChangedItemRow[],
   now: Date,
+  keep: (written: ReadonlySet<string>) => boolean = () => true,
 ): Promise<Map<string, ItemRow> | undefined> {
   const records = rows.map(({ id, changes }) => ({
     id,
@@ -160,6 +164,8 @@ export async function updateItemRows(
     const column = sql.identifier(slot);
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });
+  /** undefined until the list's guard has passed */
+  let written: StoredItemRow[] | undefined;
   const stored = await db
     .transaction(async (tx) => {
       const locked = await queryRows(
@@ -182,12 +188,12 @@ export async function updateItemRows(
             feed as (${itemChanges('list_item.updated', 'list', 'updated')})
             select id, data, created_at, updated_at from updated`,
       );
-      // a record deleted or moved since it was looked up: undo the others too
-      if (updated.length !== rows.length) tx.rollback();
+      written = updated;
+      if (updated.length === 0 || !keep(new Set(updated.map((row) => row.id)))) tx.rollback();
       return updated;
     })
     .catch((err: unknown) => {
-      if (err instanceof TransactionRollbackError) return undefined;
+      if (err instanceof TransactionRollbackError) return written;
       throw err;
     });
   return stored && new Map(stored.map((row) => [row.id, toItemRow(row)]));

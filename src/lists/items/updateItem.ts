@@ -42,6 +42,10 @@ export async function updateItem(
     if (row) return presentItem(found.fields, row, ctx.cipher);
     // Nothing written: the record or its list is gone (404 on the next lookup), or the
     // list's fields changed meanwhile, and the values are validated again against them.
-    if (attempt >= ATTEMPTS) throw domainErrors.itemNotFound();
+    if (attempt >= ATTEMPTS) {
+      await requireOwnItem(ctx, itemId, inList);
+      // still there after every try: the fields kept changing under the write
+      throw domainErrors.contended();
+    }
   }
 }

@@ -17,7 +17,7 @@ import {
   type BatchFailure,
 } from './batchErrors.js';
 
-/** A record deleted or a field changed while the batch was written: looked up again. */
+/** The list's fields changed while the batch was written: validated again this many times. */
 const ATTEMPTS = 3;
 
 export interface ItemChange {
@@ -46,7 +46,7 @@ export async function updateItems(
     const list = await requireOwnList(ctx, ctx.caller, schemaId);
     const done = await updateIn(ctx, list, items, atomic);
     if (done) return done;
-    if (attempt >= ATTEMPTS) throw domainErrors.listNotFound();
+    if (attempt >= ATTEMPTS) throw domainErrors.contended();
   }
 }
 
@@ -98,15 +98,24 @@ async function updateIn(
       list.fields,
       changed,
       ctx.clock(),
+      (ids) => !atomic || ids.size === changed.length,
     );
     if (!rows) return undefined;
+    // deleted after the look-up: the delete came first, so the item is not found
+    for (const v of passing) {
+      if (v.values.size > 0 && !rows.has(v.record.id))
+        failed.set(v.index, itemNotFoundFailure(v.index));
+    }
+    if (atomic && failed.size > 0) throw batchError([...failed.values()]);
     written = rows;
   }
-  const results = passing.map((v) => ({
-    index: v.index,
-    status: 200 as const,
-    data: presentItem(list.fields, written.get(v.record.id) ?? v.record, ctx.cipher),
-  }));
+  const results = passing
+    .filter((v) => !failed.has(v.index))
+    .map((v) => ({
+      index: v.index,
+      status: 200 as const,
+      data: presentItem(list.fields, written.get(v.record.id) ?? v.record, ctx.cipher),
+    }));
   const outcomes: UpdateOutcome[] = [...failed.values(), ...results].sort(
     (a, b) => a.index - b.index,
   );

@@ -66,6 +66,7 @@ export const errorResponses: Record<ErrorStatus, { name: string; description: st
   },
   503: {
     name: 'Unavailable',
-    description: 'The database is unreachable; retry after `Retry-After` seconds.',
+    description:
+      'The database is unreachable, or a write kept meeting concurrent changes (a lock wait, a deadlock, the list’s fields changing under every attempt); nothing was written: retry after `Retry-After` seconds.',
   },
 };

@@ -1,0 +1,227 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Caller } from '../../src/admission/caller.js';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
+import { fromDomainError } from '../../src/http/errors.js';
+import { createListsContext } from '../../src/lists/context.js';
+import type { ItemContext } from '../../src/lists/context.js';
+import { addItem } from '../../src/lists/items/addItem.js';
+import { addItems } from '../../src/lists/items/addItems.js';
+import { updateItem } from '../../src/lists/items/updateItem.js';
+import { updateItems } from '../../src/lists/items/updateItems.js';
+import { ContendedError, NotFoundError, ValidationError } from '../../src/shared/errors.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeList, rawRecord, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/**
+ * Writes that meet a concurrent change between their look-up and their statement: a record
+ * deleted meanwhile is answered as the order of the writes has it (the delete came first:
+ * not found), and a list whose fields change under every attempt is a 503 to retry, never
+ * a 500 or a 404 for a list that exists.
+ */
+let t: TestApp;
+let owner: Tenant;
+let caller: Caller;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  owner = await makeTenant(t.db);
+  caller = {
+    accountId: owner.accountId,
+    email: 'owner@example.test',
+    name: 'owner',
+    plan: 'pro',
+    blocked: false,
+    createdAt: new Date(),
+  };
+});
+afterAll(() => t.close());
+
+/**
+ * `db`, with `before` run on the real database each time a write is about to start: before
+ * every transaction, and before every single statement whose SQL `writes` matches.
+ */
+function racing(db: Database, before: () => Promise<unknown>, writes: RegExp): Database {
+  const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string } } }).dialect;
+  return new Proxy(db, {
+    get(target, prop, receiver) {
+      if (prop === 'transaction') {
+        return async (...args: Parameters<Database['transaction']>) => {
+          await before();
+          return target.transaction(...args);
+        };
+      }
+      if (prop === 'execute') {
+        return async (query: SQL) => {
+          if (writes.test(dialect.sqlToQuery(query).sql)) await before();
+          return target.execute(query);
+        };
+      }
+      const value: unknown = Reflect.get(target, prop, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+function contextOn(db: Database): ItemContext {
+  return { ...createListsContext(db, t.deps.cipher, () => new Date()), caller };
+}
+
+/** Renames the list's first field: its fields differ from what any write validated against. */
+function renamingFields(list: TestList) {
+  let renames = 0;
+  return async () => {
+    renames++;
+    await t.db.execute(
+      sql`update list_schemas set fields = jsonb_set(fields, '{0,name}', to_jsonb(${`renamed ${renames}`}::text))
+          where id = ${list.id}`,
+    );
+    return renames;
+  };
+}
+
+async function addRecords(list: TestList, values: string[]): Promise<string[]> {
+  const { created } = await addItems(
+    contextOn(t.db),
+    list.id,
+    values.map((a) => ({ a })),
+    true,
+  );
+  return created.map((item) => String(new Map(item.entries).get('id')));
+}
+
+async function eventsOf(listId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.db,
+    sql`select count(*)::int as n from changes where schema_id = ${listId} and type = 'list_item.updated'`,
+  );
+  return row!.n;
+}
+
+describe('updateListItems: a record deleted after the look-up', () => {
+  /** Records `k` and `g` of a new list, and a database deleting `g` as a batch's write starts. */
+  async function twoRecordsOneDeletedOnWrite() {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const [keep, gone] = await addRecords(list, ['k', 'g']);
+    const db = racing(
+      t.db,
+      () => t.db.execute(sql`delete from list_items where id = ${gone}`),
+      /^$/,
+    );
+    return { list, keep, gone, db };
+  }
+
+  it('all-or-nothing: answers that item not found and writes nothing', async () => {
+    const { list, keep, gone, db } = await twoRecordsOneDeletedOnWrite();
+    const error = await updateItems(
+      contextOn(db),
+      list.id,
+      [
+        { itemId: keep!, data: { a: 'K' } },
+        { itemId: gone!, data: { a: 'G' } },
+      ],
+      true,
+    ).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).errors).toEqual({
+      'items.1.item_id': ['List item not found.'],
+    });
+    expect(await rawRecord(t.db, keep!)).toMatchObject({ data: { a: 'k' } });
+    expect(await eventsOf(list.id)).toBe(0);
+  });
+
+  it('item by item: writes the others, answers that item not found', async () => {
+    const { list, keep, gone, db } = await twoRecordsOneDeletedOnWrite();
+    const { outcomes } = await updateItems(
+      contextOn(db),
+      list.id,
+      [
+        { itemId: gone!, data: { a: 'G' } },
+        { itemId: keep!, data: { a: 'K' } },
+      ],
+      false,
+    );
+    // as a record missing at the look-up is answered: 422 under items.<index>.item_id
+    expect(outcomes[0]).toEqual({
+      index: 0,
+      status: 422,
+      errors: { 'items.0.item_id': ['List item not found.'] },
+    });
+    expect(outcomes[1]).toMatchObject({ index: 1, status: 200 });
+    expect(await rawRecord(t.db, keep!)).toMatchObject({ data: { a: 'K' } });
+    expect(await eventsOf(list.id)).toBe(1);
+  });
+});
+
+describe('a list whose fields change under every attempt', () => {
+  it('addListItem is a 503 to retry, with nothing written', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const rename = renamingFields(list);
+    const db = racing(t.db, rename, /^insert into "list_items"|^with /);
+    const error = await addItem(contextOn(db), list.id, { a: 'x' }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ContendedError);
+    expect(fromDomainError(error as ContendedError)).toMatchObject({
+      status: 503,
+      body: { error: 'service_unavailable' },
+      headers: { 'retry-after': '1' },
+    });
+    expect(await rename()).toBeGreaterThanOrEqual(4);
+    expect(await itemsIn(list.id)).toBe(0);
+  });
+
+  it('addListItems is a 503 to retry, with nothing written', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const db = racing(t.db, renamingFields(list), /^$/);
+    const error = await addItems(contextOn(db), list.id, [{ a: 'x' }], true).catch(
+      (err: unknown) => err,
+    );
+    expect(error).toBeInstanceOf(ContendedError);
+    expect(await itemsIn(list.id)).toBe(0);
+  });
+
+  it('updateListItem is a 503 while the record is there, a 404 once it is gone', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const [id] = await addRecords(list, ['a']);
+    const db = racing(t.db, renamingFields(list), /^with /);
+    const error = await updateItem(contextOn(db), id!, { a: 'b' }).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ContendedError);
+    expect(await rawRecord(t.db, id!)).toMatchObject({ data: { a: 'a' } });
+
+    // the fields change twice, then the record is deleted before the last attempt's write
+    const rename = renamingFields(list);
+    let calls = 0;
+    const deleting = racing(
+      t.db,
+      () => (++calls < 3 ? rename() : t.db.execute(sql`delete from list_items where id = ${id}`)),
+      /^with /,
+    );
+    const gone = await updateItem(contextOn(deleting), id!, { a: 'b' }).catch(
+      (err: unknown) => err,
+    );
+    expect(gone).toBeInstanceOf(NotFoundError);
+    expect(calls).toBe(3);
+  });
+
+  it('updateListItems is a 503 to retry, not a 404 for the list', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const [id] = await addRecords(list, ['a']);
+    const db = racing(t.db, renamingFields(list), /^$/);
+    const error = await updateItems(
+      contextOn(db),
+      list.id,
+      [{ itemId: id!, data: { a: 'b' } }],
+      true,
+    ).catch((err: unknown) => err);
+    expect(error).toBeInstanceOf(ContendedError);
+    expect(await rawRecord(t.db, id!)).toMatchObject({ data: { a: 'a' } });
+  });
+});
+
+async function itemsIn(listId: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    t.db,
+    sql`select count(*)::int as n from list_items where schema_id = ${listId}`,
+  );
+  return row!.n;
+}
