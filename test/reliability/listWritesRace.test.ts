@@ -1,0 +1,219 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/infra/db/client.js';
+import { call, type CallResult } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/**
+ * Every kind of record write at once on one list — batches and single records, adds,
+ * updates and deletes, all-or-nothing and not — while fields are added and deleted under
+ * them (slots assigned, freed and reused). Whatever interleaving Postgres picks, afterwards:
+ * no answer was a 500, the list's counter is its number of records, every record's slot
+ * columns hold what its `data` holds, and the change feed has one event per record created,
+ * changed and deleted as the answers said.
+ */
+let t: TestApp;
+let owner: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
+  owner = await makeTenant(t.db);
+});
+afterAll(() => t.close());
+
+const SECONDS = 4;
+const WORKERS = 8;
+
+/** A deterministic stream of choices, so a failure can be run again as it was. */
+function choices(seed: number) {
+  let s = seed >>> 0;
+  // mulberry32: every bit varies, so small moduli do not cycle as an LCG's low bits do
+  return (n: number) => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(s ^ (s >>> 15), 1 | s);
+    x ^= x + Math.imul(x ^ (x >>> 7), 61 | x);
+    return ((x ^ (x >>> 14)) >>> 0) % n;
+  };
+}
+
+describe('record writes of every kind at once, with fields changing', () => {
+  it('keeps the counter, the slots and the change feed exact, and never answers 500', async () => {
+    const api = (method: string, params: Record<string, unknown>) =>
+      call(t.app, method, params, { key: owner.apiKey });
+    const created = await api('createListSchema', {
+      project_uuid: owner.projectUuid,
+      name: 'race',
+      fields: [
+        { name: 'Title', slug: 'title', type: 'string' },
+        { name: 'N', slug: 'n', type: 'number' },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const listId = String(created.body.data.id);
+
+    const known: string[] = [];
+    const tally = { created: 0, updated: 0, deleted: 0 };
+    const statuses = new Map<number, number>();
+    const seen = (res: CallResult) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    const item = (pick: (n: number) => number) => ({ title: `t${pick(50)}`, n: pick(1000) });
+    /** ids deleted: counted, and no longer picked (a few may still be, by writes in flight) */
+    const gone = (ids: string[]) => {
+      tally.deleted += ids.length;
+      for (const id of ids) {
+        const at = known.indexOf(id);
+        if (at >= 0) known.splice(at, 1);
+      }
+    };
+    const someIds = (pick: (n: number) => number, count: number) =>
+      [...new Set(Array.from({ length: count }, () => known[pick(known.length)]!))].filter(Boolean);
+
+    const operations: ((pick: (n: number) => number) => Promise<void>)[] = [
+      async (pick) => {
+        const atomic = pick(2) === 0;
+        const res = await api('addListItems', {
+          schema_id: listId,
+          items: Array.from({ length: 1 + pick(20) }, () => item(pick)),
+          atomic,
+        });
+        seen(res);
+        if (res.status !== 200 && res.status !== 201) return;
+        for (const entry of res.body.data) {
+          const record = atomic ? entry : entry.status === 201 ? entry.data : undefined;
+          if (record) {
+            known.push(String(record.id));
+            tally.created++;
+          }
+        }
+      },
+      async (pick) => {
+        const res = await api('addListItem', { schema_id: listId, data: item(pick) });
+        seen(res);
+        if (res.status === 201) {
+          known.push(String(res.body.data.id));
+          tally.created++;
+        }
+      },
+      async (pick) => {
+        const ids = someIds(pick, 1 + pick(15));
+        if (ids.length === 0) return;
+        const res = await api('updateListItems', {
+          schema_id: listId,
+          items: ids.map((id) => ({ item_id: id, data: item(pick) })),
+          atomic: false,
+        });
+        seen(res);
+        if (res.status === 200)
+          tally.updated += res.body.data.filter((o: { status: number }) => o.status === 200).length;
+      },
+      async (pick) => {
+        const ids = someIds(pick, 1 + pick(5));
+        if (ids.length === 0) return;
+        const res = await api('updateListItems', {
+          schema_id: listId,
+          items: ids.map((id) => ({ item_id: id, data: item(pick) })),
+        });
+        seen(res);
+        if (res.status === 200) tally.updated += ids.length;
+      },
+      async (pick) => {
+        const [id] = someIds(pick, 1);
+        if (!id) return;
+        const res = await api('updateListItem', { item_id: id, data: item(pick) });
+        seen(res);
+        if (res.status === 200) tally.updated++;
+      },
+      async (pick) => {
+        const ids = someIds(pick, 1 + pick(4));
+        if (ids.length === 0) return;
+        const atomic = pick(2) === 0;
+        const res = await api('deleteListItems', { schema_id: listId, item_ids: ids, atomic });
+        seen(res);
+        if (atomic && res.status === 204) gone(ids);
+        if (!atomic && res.status === 200)
+          gone(ids.filter((_, i) => res.body.data[i].status === 204));
+      },
+      async (pick) => {
+        const [id] = someIds(pick, 1);
+        if (!id) return;
+        const res = await api('deleteListItem', { item_id: id });
+        seen(res);
+        if (res.status === 204 || res.status === 200) gone([id]);
+      },
+      async (pick) => {
+        // a field added or deleted: every write in flight meets fields it did not validate against
+        const slug = `extra${pick(3)}`;
+        const res =
+          pick(2) === 0
+            ? await api('addListSchemaField', {
+                schema_id: listId,
+                field: {
+                  name: slug,
+                  slug,
+                  type: pick(2) === 0 ? 'string' : 'number',
+                  is_required: false,
+                },
+              })
+            : await api('deleteListSchemaField', { schema_id: listId, slug });
+        seen(res);
+      },
+    ];
+
+    const end = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: WORKERS }, async (_, w) => {
+        const pick = choices(w + 1);
+        while (Date.now() < end) await operations[pick(operations.length)]!(pick);
+      }),
+    );
+
+    const answered = Object.fromEntries(statuses);
+    // every answer is one the methods document: no 500, and 503 only as "retry"
+    expect(
+      Object.keys(answered)
+        .map(Number)
+        .filter((s) => s >= 500 && s !== 503),
+    ).toEqual([]);
+    expect(tally.created).toBeGreaterThan(100);
+    expect(tally.updated).toBeGreaterThan(50);
+    expect(tally.deleted).toBeGreaterThan(20);
+
+    const [list] = await queryRows<{ item_count: number; records: number; fields: unknown }>(
+      t.db,
+      sql`select item_count::int, fields,
+                 (select count(*)::int from list_items where schema_id = ${listId}) as records
+          from list_schemas where id = ${listId}`,
+    );
+    expect(list!.item_count).toBe(list!.records);
+    expect(list!.records).toBe(tally.created - tally.deleted);
+
+    // each live field's slot holds exactly its value in data (or nothing when data has none)
+    const fields = list!.fields as { slug: string; slot?: string; type: string }[];
+    for (const f of fields.filter((x) => x.slot)) {
+      const slot = sql.identifier(f.slot!);
+      const value =
+        f.type === 'number'
+          ? sql`(data->>${f.slug})::numeric is distinct from ${slot}`
+          : sql`(data->>${f.slug}) is distinct from ${slot}`;
+      const [bad] = await queryRows<{ n: number }>(
+        t.db,
+        sql`select count(*)::int as n from list_items where schema_id = ${listId} and ${value}`,
+      );
+      expect({ field: f.slug, mismatches: bad!.n }).toEqual({ field: f.slug, mismatches: 0 });
+    }
+
+    const events = await queryRows<{ type: string; n: number }>(
+      t.db,
+      sql`select type, count(*)::int as n from changes
+          where schema_id = ${listId} and type like 'list_item.%' group by type`,
+    );
+    const byType = Object.fromEntries(events.map((e) => [e.type, e.n]));
+    expect(byType).toEqual({
+      'list_item.created': tally.created,
+      'list_item.deleted': tally.deleted,
+      ...(tally.updated > 0 ? { 'list_item.updated': expect.any(Number) } : {}),
+    });
+    // an update that changes nothing has no event, so at most one per answered update
+    expect(byType['list_item.updated']).toBeLessThanOrEqual(tally.updated);
+  }, 60_000);
+});
