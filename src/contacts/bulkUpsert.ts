@@ -2,8 +2,10 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
+import { contactLockKey, lockContactKeys } from './contactLocks.js';
 import { MESSENGER_IDS } from './messengers.js';
-import { CREATED_FROM_API, pgTextArray, type ContactUpsert } from './upsertRepository.js';
+import { CREATED_FROM_API, type ContactUpsert } from './upsertRepository.js';
+import { pgTextArray } from '../infra/db/textArray.js';
 
 /** One contact of a bulk upsert: its rendered answer and whether it was created. */
 export interface BulkUpserted {
@@ -30,6 +32,7 @@ export async function upsertContactsInBulk(
   inputs: readonly ContactUpsert[],
 ): Promise<BulkUpserted[]> {
   return db.transaction(async (tx) => {
+    await tx.execute(lockContactKeys(inputs.map((u) => lockKeyOf(ownerId, botId, u))));
     const byKey = new Map<string, { id: number; created: boolean }>();
     for (const withTags of [true, false]) {
       const group = inputs.filter((u) => (u.tags !== undefined) === withTags);
@@ -59,6 +62,10 @@ export async function upsertContactsInBulk(
     });
   });
 }
+
+/** The lock key of an upsert's contact (contactLocks.ts). */
+export const lockKeyOf = (ownerId: number, botId: number, u: ContactUpsert) =>
+  contactLockKey(ownerId, botId, u.messenger, String(u.messengerId));
 
 /** The batch's rows as one JSON parameter: every messenger's ID and username column. */
 function upsertGroup(

@@ -1,3 +1,4 @@
+import { contactLockKey, lockContactKeys } from './contactLocks.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import type { ImportRecord } from './importLine.js';
@@ -139,6 +140,11 @@ export async function writeImportBatch(
   records: ImportRecord[],
 ): Promise<{ imported: number; updated: number }> {
   return db.transaction(async (tx) => {
+    // the batch's contacts locked first, in the order every contact write takes them
+    const keys = records.flatMap((r) =>
+      r.key === null ? [] : [contactLockKey(bot.ownerId, bot.id, r.messenger, r.key)],
+    );
+    if (keys.length > 0) await tx.execute(lockContactKeys(keys));
     const ids = new Map<number, number>();
     const created: number[] = [];
     let imported = 0;

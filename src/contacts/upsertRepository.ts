@@ -1,3 +1,5 @@
+import { pgTextArray } from '../infra/db/textArray.js';
+import { contactLockKey, lockContactKey } from './contactLocks.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
@@ -79,12 +81,9 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
     SELECT b.id, b.owner_id, ${input.messenger}, ${input.name}, ${input.phone ?? null},
       ${input.email ?? null}, ${input.address ?? null}, ${pgTextArray(input.tags ?? [])}::text[],
       ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
-    FROM bots b WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId}
+    FROM bots b
+      CROSS JOIN ${lockContactKey(contactLockKey(ownerId, input.botId, input.messenger, String(input.messengerId)))}
+    WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId}
     ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
     RETURNING c.id, (c.xmax = 0) AS created`;
-}
-
-/** A Postgres array literal, so the same statement works on pg and PGlite alike. */
-export function pgTextArray(items: readonly string[]): string {
-  return `{${items.map((t) => `"${t.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`).join(',')}}`;
 }

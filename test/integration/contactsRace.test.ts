@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../helpers/call.js';
+import { call, type CallResult } from '../helpers/call.js';
 import { scalar, subscriberCount } from '../helpers/contacts.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
@@ -67,4 +67,87 @@ describe('createOrUpdateContact under concurrency', () => {
     );
     expect(listed.body.count).toBe(51);
   });
+});
+
+/**
+ * createOrUpdateContacts batches that share contacts, given in different orders, with
+ * single createOrUpdateContact calls among them. Each batch locks its contacts' keys in one
+ * order before writing (src/contacts/contactLocks.ts); before that, two batches could each
+ * lock half of their shared contacts and deadlock, and Postgres aborted one after a second
+ * (a 503): over half the calls of this test failed that way.
+ */
+const SECONDS = 3;
+const WORKERS = 8;
+/** the telegram IDs every call draws from: batches of 40 of them overlap heavily */
+const POOL = 120;
+
+describe('createOrUpdateContacts under concurrency', () => {
+  it('lets overlapping batches and single calls all succeed, counting each contact once', async () => {
+    const before = await subscriberCount(t.db, owner.botId);
+    const statuses = new Map<number, number>();
+    const seen = (res: CallResult) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+    const end = Date.now() + SECONDS * 1000;
+    await Promise.all(
+      Array.from({ length: WORKERS }, async (_, w) => {
+        let seed = w + 1;
+        const next = (n: number) => ((seed = (seed * 16807) % 2147483647), seed % n);
+        while (Date.now() < end) {
+          const ids = Array.from({ length: 40 }, () => 5000 + next(POOL));
+          if (w % 4 === 0) {
+            seen(
+              await call(
+                t.app,
+                'createOrUpdateContact',
+                { bot_id: owner.botId, messenger: 'telegram', telegram_id: ids[0], name: 'one' },
+                { key: owner.apiKey },
+              ),
+            );
+            continue;
+          }
+          // repeated IDs (most batches here) go one by one; distinct ones in bulk
+          const batch = w % 2 === 0 ? ids : [...new Set(ids)];
+          const res = await call(
+            t.app,
+            'createOrUpdateContacts',
+            {
+              bot_id: owner.botId,
+              atomic: w % 3 === 0,
+              contacts: batch.map((id) => ({
+                messenger: 'telegram',
+                telegram_id: id,
+                name: `n${next(9)}`,
+                tags: [`t${next(3)}`],
+              })),
+            },
+            { key: owner.apiKey },
+          );
+          seen(res);
+          if (res.status === 200)
+            expect(res.body.data.every((o: { status: number }) => o.status < 300)).toBe(true);
+        }
+      }),
+    );
+    const answered = Object.fromEntries(statuses);
+    expect(Object.keys(answered)).toEqual(expect.arrayContaining(['200']));
+    expect(Object.keys(answered).filter((s) => !['200', '201'].includes(s))).toEqual([]);
+    expect(answered['200']).toBeGreaterThan(20);
+
+    const racedFor = await scalar(
+      t.db,
+      sql`SELECT count(*) FROM contacts WHERE bot_id = ${owner.botId}
+            AND telegram_id >= 5000 AND telegram_id < ${5000 + POOL}`,
+    );
+    expect(await subscriberCount(t.db, owner.botId)).toBe(before + racedFor);
+    const stored = await scalar(
+      t.db,
+      sql`SELECT count(*) FROM contacts WHERE bot_id = ${owner.botId}`,
+    );
+    const listed = await call(
+      t.app,
+      'getNumberOfContacts',
+      { bot_id: owner.botId },
+      { key: owner.apiKey },
+    );
+    expect(listed.body.count).toBe(stored);
+  }, 30_000);
 });

@@ -87,6 +87,37 @@ describe('first start on the embedded default', PROCESSES, () => {
     expect(item.status).toBe(201);
     expect(item.body.data).toMatchObject({ title: 'First', total: 12.5 });
   });
+
+  it('creates and updates contacts one at a time and in batches (their key locks on PGlite)', async () => {
+    const one = await callHttp(
+      server.url,
+      'createOrUpdateContact',
+      { bot_id: demo.bot_id, messenger: 'telegram', telegram_id: 777, name: 'Ada' },
+      demo.api_key,
+    );
+    expect(one.status).toBe(201);
+    const contacts = [
+      { messenger: 'telegram', telegram_id: 777, name: 'Ada Lovelace' },
+      { messenger: 'vk', vk_id: 888, name: 'Grace' },
+    ];
+    const bulk = await callHttp(
+      server.url,
+      'createOrUpdateContacts',
+      { bot_id: demo.bot_id, contacts },
+      demo.api_key,
+    );
+    expect(bulk.status).toBe(200);
+    expect(bulk.body.data.map((o: { status: number }) => o.status)).toEqual([200, 201]);
+    // one messenger ID twice: the item-by-item path
+    const twice = await callHttp(
+      server.url,
+      'createOrUpdateContacts',
+      { bot_id: demo.bot_id, contacts: [contacts[1], { ...contacts[1], name: 'Grace H.' }] },
+      demo.api_key,
+    );
+    expect(twice.body.data.map((o: { status: number }) => o.status)).toEqual([200, 200]);
+    expect(twice.body.data[1].data).toMatchObject({ name: 'Grace H.' });
+  });
 });
 
 describe('one process at a time (README: stop the server before the CLI)', PROCESSES, () => {

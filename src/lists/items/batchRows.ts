@@ -1,5 +1,5 @@
 import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
-import { pgTextArray } from '../../contacts/upsertRepository.js';
+import { pgTextArray } from '../../infra/db/textArray.js';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';

@@ -12,7 +12,7 @@ import type { BatchFailure } from '../items/batchErrors.js';
 import { validateData } from '../items/validateData.js';
 import { isSlotColumn } from '../slots.js';
 import type { SourceRecord } from './recordSources.js';
-import { pgTextArray } from '../../contacts/upsertRepository.js';
+import { pgTextArray } from '../../infra/db/textArray.js';
 
 /** Records per batch: addListItems' own maximum, one insert each. */
 export const IMPORT_BATCH = 1000;
