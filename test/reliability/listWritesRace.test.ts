@@ -253,3 +253,65 @@ describe('record writes of every kind at once, with fields changing', () => {
     expect(byType['list_item.updated']).toBeLessThanOrEqual(tally.updated);
   }, 60_000);
 });
+
+describe('a list deleted while its records are written', () => {
+  it('answers every call sent after the delete 404, and none at any time 500', async () => {
+    const api = (method: string, params: Record<string, unknown>) =>
+      call(t.app, method, params, { key: owner.apiKey });
+    const created = await api('createListSchema', {
+      project_uuid: owner.projectUuid,
+      name: 'deleted under writes',
+      fields: [{ name: 'Title', slug: 'title', type: 'string' }],
+    });
+    const listId = String(created.body.data.id);
+    const seeded = await api('addListItems', {
+      schema_id: listId,
+      items: Array.from({ length: 50 }, (_, i) => ({ title: `s${i}` })),
+    });
+    const ids: string[] = seeded.body.data.map((r: { id: string }) => String(r.id));
+
+    let deletedAt = Infinity;
+    const late: number[] = [];
+    const statuses = new Set<number>();
+    const write = async (pick: (n: number) => number) => {
+      const sentAt = Date.now();
+      const id = ids[pick(ids.length)]!;
+      const res = await [
+        () => api('addListItems', { schema_id: listId, items: [{ title: 'a' }, { title: 'b' }] }),
+        () => api('addListItem', { schema_id: listId, data: { title: 'c' } }),
+        () =>
+          api('updateListItems', {
+            schema_id: listId,
+            items: [{ item_id: id, data: { title: 'u' } }],
+          }),
+        () => api('updateListItem', { item_id: id, data: { title: 'v' } }),
+        () => api('deleteListItems', { schema_id: listId, item_ids: [id], atomic: false }),
+        () => api('getListItems', { schema_id: listId, filters: { title: 'a' } }),
+      ][pick(6)]!();
+      statuses.add(res.status);
+      if (sentAt > deletedAt) late.push(res.status);
+    };
+    const end = Date.now() + 2500;
+    await Promise.all([
+      ...Array.from({ length: 6 }, async (_, w) => {
+        const pick = choices(100 + w);
+        while (Date.now() < end) await write(pick);
+      }),
+      (async () => {
+        await new Promise((r) => setTimeout(r, 1000));
+        const res = await api('deleteListSchema', { schema_id: listId });
+        expect(res.status).toBeLessThan(300);
+        deletedAt = Date.now();
+      })(),
+    ]);
+    expect([...statuses].filter((s) => s >= 500)).toEqual([]);
+    expect(late.length).toBeGreaterThan(10);
+    // sent after the list was deleted: not found, whatever the method
+    expect([...new Set(late)]).toEqual([404]);
+    const [list] = await queryRows<{ deleted: boolean }>(
+      t.db,
+      sql`select deleted_at is not null as deleted from list_schemas where id = ${listId}`,
+    );
+    expect(list?.deleted ?? true).toBe(true);
+  }, 30_000);
+});
