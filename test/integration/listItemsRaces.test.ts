@@ -9,9 +9,14 @@ import { addItem } from '../../src/lists/items/addItem.js';
 import { addItems } from '../../src/lists/items/addItems.js';
 import { updateItem } from '../../src/lists/items/updateItem.js';
 import { updateItems } from '../../src/lists/items/updateItems.js';
-import { ContendedError, NotFoundError, ValidationError } from '../../src/shared/errors.js';
+import {
+  ContendedError,
+  domainErrors,
+  NotFoundError,
+  ValidationError,
+} from '../../src/shared/errors.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeList, rawRecord, type TestList } from '../helpers/lists.js';
+import { makeList, markListDeleted, rawRecord, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
@@ -200,6 +205,22 @@ describe('a list whose fields change under every attempt', () => {
       (err: unknown) => err,
     );
     expect(gone).toBeInstanceOf(NotFoundError);
+    expect(calls).toBe(3);
+  });
+
+  it('updateListItems is a 404 when the list is deleted at the last try', async () => {
+    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const [id] = await addRecords(list, ['a']);
+    const rename = renamingFields(list);
+    let calls = 0;
+    const db = racing(t.db, () => (++calls < 3 ? rename() : markListDeleted(t.db, list.id)), /^$/);
+    const error = await updateItems(
+      contextOn(db),
+      list.id,
+      [{ itemId: id!, data: { a: 'b' } }],
+      true,
+    ).catch((err: unknown) => err);
+    expect(error).toEqual(domainErrors.listNotFound());
     expect(calls).toBe(3);
   });
 

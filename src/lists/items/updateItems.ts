@@ -46,7 +46,11 @@ export async function updateItems(
     const list = await requireOwnList(ctx, ctx.caller, schemaId);
     const done = await updateIn(ctx, list, items, atomic);
     if (done) return done;
-    if (attempt >= ATTEMPTS) throw domainErrors.contended();
+    if (attempt >= ATTEMPTS) {
+      // the list deleted at the last try is a 404, as the next look would have said
+      await requireOwnList(ctx, ctx.caller, schemaId);
+      throw domainErrors.contended();
+    }
   }
 }
 
