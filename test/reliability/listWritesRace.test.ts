@@ -12,16 +12,27 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * no answer was a 500, the list's counter is its number of records, every record's slot
  * columns hold what its `data` holds, and the change feed has one event per record created,
  * changed and deleted as the answers said; reads during the storm leave no total behind that
- * differs from a count after it.
+ * differs from a count after it. The calls alternate between two instances on one database.
  */
 let t: TestApp;
+/** a second instance on the same database: each remembers answers of its own */
+let t2: TestApp;
 let owner: Tenant;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
+  t2 = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, database: t.database });
   owner = await makeTenant(t.db);
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await t2?.close();
+  await t?.close();
+});
+
+let calls = 0;
+/** Calls the two instances in turn. */
+const api = (method: string, params: Record<string, unknown>) =>
+  call(calls++ % 2 === 0 ? t.app : t2.app, method, params, { key: owner.apiKey });
 
 const SECONDS = 4;
 const WORKERS = 8;
@@ -45,8 +56,6 @@ const filterOf = (k: number) => ({
 
 describe('record writes of every kind at once, with fields changing', () => {
   it('keeps the counter, the slots and the change feed exact, and never answers 500', async () => {
-    const api = (method: string, params: Record<string, unknown>) =>
-      call(t.app, method, params, { key: owner.apiKey });
     const created = await api('createListSchema', {
       project_uuid: owner.projectUuid,
       name: 'race',
@@ -226,7 +235,22 @@ describe('record writes of every kind at once, with fields changing', () => {
 
     // every total answered now is the count of now, whatever was remembered during the storm
     for (let k = 0; k < 100; k += 7) {
-      const res = await api('getListItems', { schema_id: listId, ...filterOf(k), limit: 1 });
+      // on both instances: what either remembered during the storm
+      const [res, other] = await Promise.all([
+        call(
+          t.app,
+          'getListItems',
+          { schema_id: listId, ...filterOf(k), limit: 1 },
+          { key: owner.apiKey },
+        ),
+        call(
+          t2.app,
+          'getListItems',
+          { schema_id: listId, ...filterOf(k), limit: 1 },
+          { key: owner.apiKey },
+        ),
+      ]);
+      expect(other.body.meta.total).toBe(res.body.meta.total);
       const condition =
         k % 2 === 0
           ? sql`data->>'title' = ${`t${k % 50}`}`
@@ -256,8 +280,6 @@ describe('record writes of every kind at once, with fields changing', () => {
 
 describe('a list deleted while its records are written', () => {
   it('answers every call sent after the delete 404, and none at any time 500', async () => {
-    const api = (method: string, params: Record<string, unknown>) =>
-      call(t.app, method, params, { key: owner.apiKey });
     const created = await api('createListSchema', {
       project_uuid: owner.projectUuid,
       name: 'deleted under writes',
