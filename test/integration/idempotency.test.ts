@@ -59,6 +59,34 @@ describe('Idempotency-Key on a method that changes data', () => {
     expect(await itemCount(t.db, list.id)).toBe(1);
   });
 
+  it('replays the batch methods too, writing once', async () => {
+    const list = await createListViaApi(t.app, owner, FIELDS);
+    const twice = async (method: string, params: Record<string, unknown>) => {
+      const key = newKey();
+      const first = await call(t.app, method, params, { key: owner.apiKey, ...keyed(key) });
+      const again = await call(t.app, method, params, { key: owner.apiKey, ...keyed(key) });
+      expect(first.status).toBeLessThan(300);
+      expect([again.status, again.headers['idempotent-replayed']]).toEqual([first.status, 'true']);
+      expect(again.raw.body).toBe(first.raw.body);
+      return first;
+    };
+    const added = await twice('addListItems', {
+      schema_id: list.id,
+      items: [{ title: 'a' }, { title: 'b' }],
+    });
+    expect(await itemCount(t.db, list.id)).toBe(2);
+    const [a, b] = added.body.data.map((r: { id: string }) => r.id);
+    await twice('updateListItems', {
+      schema_id: list.id,
+      items: [{ item_id: a, data: { title: 'A' } }],
+    });
+    await twice('deleteListItems', { schema_id: list.id, item_ids: [b] });
+    expect(await itemCount(t.db, list.id)).toBe(1);
+    const contacts = [{ messenger: 'telegram', telegram_id: 4_242_001, name: 'Batch' }];
+    const upserted = await twice('createOrUpdateContacts', { bot_id: owner.botId, contacts });
+    expect(upserted.body.data[0].status).toBe(201);
+  });
+
   it('takes the key from the idempotency_key parameter when no header is sent', async () => {
     const list = await createListViaApi(t.app, owner, FIELDS);
     const params = { schema_id: list.id, data: { title: 'form' }, idempotency_key: newKey() };
