@@ -1,11 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
+import { pgTextArray } from '../infra/db/textArray.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
 import { contactLockKey, lockContactKeys } from './contactLocks.js';
 import { MESSENGER_IDS } from './messengers.js';
 import { CREATED_FROM_API, type ContactUpsert } from './upsertRepository.js';
-import { pgTextArray } from '../infra/db/textArray.js';
 
 /** One contact of a bulk upsert: its rendered answer and whether it was created. */
 export interface BulkUpserted {

@@ -1,6 +1,6 @@
-import { contactLockKey, lockContactKeys } from './contactLocks.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
+import { contactLockKey, lockContactKeys } from './contactLocks.js';
 import type { ImportRecord } from './importLine.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
 

@@ -1,7 +1,7 @@
-import { pgTextArray } from '../infra/db/textArray.js';
-import { contactLockKey, lockContactKey } from './contactLocks.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
+import { pgTextArray } from '../infra/db/textArray.js';
+import { contactLockKey, lockContactKey } from './contactLocks.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './presenter.js';
 import { contactById } from './repository.js';
