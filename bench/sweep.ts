@@ -5,6 +5,7 @@
  * REST layer over a table sends them) through node-postgres at the same concurrency.
  *
  *   npm run bench:sweep -- [--sizes 10000,100000,1000000] [--seconds 3] [--smoke]
+ *     [--cases repeated,first,writes] [--selectivities 0.001,0.01]
  *
  * Cases: "repeated" (the same filter on every request), "first" (a filter the service has
  * not answered before: a second server with LIST_CACHE_ROWS=0, so nothing is remembered) and
@@ -29,6 +30,7 @@ import { createAccount } from '../src/operator/accounts.js';
 import { createBot } from '../src/operator/bots.js';
 import { createProject } from '../src/operator/projects.js';
 import { sql } from 'drizzle-orm';
+import { flag, option } from './args.js';
 import { BENCH_SERVER, benchDatabase } from './database.js';
 import { ENCRYPTION_KEY } from './dataset.js';
 import { loadHttp, type HttpRequest, type LoadResult } from './load.js';
@@ -279,7 +281,8 @@ async function buildPlainTwin(client: pg.Client, size: number, listId: string) {
   await client.query(`vacuum analyze ${table}`);
 }
 
-type Case = 'repeated' | 'first' | 'writes';
+const CASES = ['repeated', 'first', 'writes'] as const;
+type Case = (typeof CASES)[number];
 
 export interface SweepRow {
   shape: string;
@@ -371,6 +374,10 @@ export interface SweepOptions {
   port: number;
   outDir: string;
   log: (line: string) => void;
+  /** a subset of the cases (all three by default) */
+  cases?: readonly Case[];
+  /** a subset of SELECTIVITIES (all by default) */
+  selectivities?: readonly number[];
 }
 
 export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
@@ -385,19 +392,19 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   /** points where a side answered nothing or failed: the run is not a measurement then */
   const failed: string[] = [];
   const warm = Math.max(0.5, o.seconds / 4);
+  const cases = o.cases ?? CASES;
   try {
     for (const size of o.sizes) {
       for (const shape of SHAPES) {
-        for (const s of SELECTIVITIES) {
+        for (const s of o.selectivities ?? SELECTIVITIES) {
           const plainReads = await measure(
             () => loadPlain(pool, shape, s, size, false, o.seconds),
             () => loadPlain(pool, shape, s, size, false, warm),
           );
-          const plainWrites = await measure(
-            () => loadPlain(pool, shape, s, size, true, o.seconds),
-            null,
-          );
-          for (const c of ['repeated', 'first', 'writes'] as Case[]) {
+          const plainWrites = cases.includes('writes')
+            ? await measure(() => loadPlain(pool, shape, s, size, true, o.seconds), null)
+            : plainReads;
+          for (const c of cases) {
             const server = c === 'first' ? servers.uncached : servers.cached;
             const next = apiRequests(
               shape,
@@ -485,18 +492,27 @@ async function writeReport(rows: SweepRow[], o: SweepOptions) {
 }
 
 if (process.argv[1] === import.meta.filename) {
-  const args = process.argv.slice(2);
-  const option = (name: string) => {
-    const i = args.indexOf(`--${name}`);
-    return i >= 0 ? args[i + 1] : undefined;
-  };
-  const smoke = args.includes('--smoke');
+  const smoke = flag('smoke');
+  const list = (name: string) => option(name)?.split(',');
+  const cases = list('cases');
+  const unknown = cases?.filter((c) => !(CASES as readonly string[]).includes(c)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(`--cases takes ${CASES.join(',')}; not ${unknown.join(',')}`);
+  const selectivities = list('selectivities')?.map(Number);
+  const offTier = selectivities?.filter((x) => !(SELECTIVITIES as readonly number[]).includes(x));
+  if (offTier && offTier.length > 0)
+    throw new Error(`--selectivities takes ${SELECTIVITIES.join(',')}; not ${offTier.join(',')}`);
+  // a subset is not the sweep docs/bench holds: its report goes to the temp directory
+  const subset = cases !== undefined || selectivities !== undefined;
   await runSweep({
     sizes: (option('sizes') ?? (smoke ? '2000' : '10000,100000,1000000')).split(',').map(Number),
     seconds: Number(option('seconds') ?? (smoke ? 0.5 : 3)),
     smoke,
     port: Number(option('port') ?? 22_000 + 8 * (process.pid % 1000)),
-    outDir: smoke ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench'),
+    outDir:
+      smoke || subset ? path.join(os.tmpdir(), 'listkeeper-bench') : path.resolve('docs/bench'),
     log: (line) => console.log(line),
+    cases: cases as Case[] | undefined,
+    selectivities,
   });
 }
