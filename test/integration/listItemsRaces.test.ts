@@ -214,12 +214,7 @@ describe('a list whose fields change under every attempt', () => {
     const rename = renamingFields(list);
     let calls = 0;
     const db = racing(t.db, () => (++calls < 3 ? rename() : markListDeleted(t.db, list.id)), /^$/);
-    const error = await updateItems(
-      contextOn(db),
-      list.id,
-      [{ itemId: id!, data: { a: 'b' } }],
-      true,
-    ).catch((err: unknown) => err);
+    const error = await updateOne(db, list, id!);
     expect(error).toEqual(domainErrors.listNotFound());
     expect(calls).toBe(3);
   });
@@ -228,16 +223,18 @@ describe('a list whose fields change under every attempt', () => {
     const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
     const [id] = await addRecords(list, ['a']);
     const db = racing(t.db, renamingFields(list), /^$/);
-    const error = await updateItems(
-      contextOn(db),
-      list.id,
-      [{ itemId: id!, data: { a: 'b' } }],
-      true,
-    ).catch((err: unknown) => err);
+    const error = await updateOne(db, list, id!);
     expect(error).toBeInstanceOf(ContendedError);
     expect(await rawRecord(t.db, id!)).toMatchObject({ data: { a: 'a' } });
   });
 });
+
+/** updateListItems of one record to `a: 'b'`, all or nothing, on `db`: its error, if any. */
+function updateOne(db: Database, list: TestList, id: string): Promise<unknown> {
+  return updateItems(contextOn(db), list.id, [{ itemId: id, data: { a: 'b' } }], true).catch(
+    (err: unknown) => err,
+  );
+}
 
 async function itemsIn(listId: string): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
