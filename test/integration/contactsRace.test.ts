@@ -2,7 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, type CallResult } from '../helpers/call.js';
 import { scalar, subscriberCount } from '../helpers/contacts.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
+import { importContacts, type ImportEvent } from '../../src/contacts/import.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 let t: TestApp;
@@ -151,3 +152,56 @@ describe('createOrUpdateContacts under concurrency', () => {
     expect(listed.body.count).toBe(stored);
   }, 30_000);
 });
+
+describe('contacts import under concurrent API writes', () => {
+  it('imports while overlapping createOrUpdateContacts batches run, without a deadlock on either side', async () => {
+    const bot = (await createBot(t.db, owner.projectUuid, 'Import race')).id;
+    // the import's lines cover the pool twice over, in an order unlike any API batch's
+    const lines = Array.from({ length: 2 * POOL }, (_, i) => ({
+      messenger: 'telegram',
+      telegram_id: 7000 + ((i * 37) % POOL),
+      name: `imported ${i}`,
+    }));
+    const statuses = new Set<number>();
+    let importing = true;
+    const writers = Array.from({ length: 4 }, async (_, w) => {
+      let seed = 50 + w;
+      const next = (n: number) => ((seed = (seed * 16807) % 2147483647), seed % n);
+      while (importing) {
+        const ids = [...new Set(Array.from({ length: 40 }, () => 7000 + next(POOL)))];
+        const res = await call(
+          t.app,
+          'createOrUpdateContacts',
+          {
+            bot_id: bot,
+            contacts: ids.map((id) => ({ messenger: 'telegram', telegram_id: id, name: 'api' })),
+          },
+          { key: owner.apiKey },
+        );
+        statuses.add(res.status);
+      }
+    });
+    const events: ImportEvent[] = [];
+    const imported = (async () => {
+      try {
+        // several imports of every line, each one batch holding its rows' locks at once
+        for (let round = 0; round < 5; round++) {
+          const text = lines.map((l) => JSON.stringify({ ...l, name: `${l.name} r${round}` }));
+          await importContacts(t.db, bot, linesOf(text), (e) => events.push(e));
+        }
+      } finally {
+        importing = false;
+      }
+    })();
+    await Promise.all([imported, ...writers]);
+    expect(events.filter((e) => e.type === 'failure')).toEqual([]);
+    expect([...statuses]).toEqual([200]);
+    const stored = await scalar(t.db, sql`SELECT count(*) FROM contacts WHERE bot_id = ${bot}`);
+    expect(stored).toBe(POOL);
+    expect(await subscriberCount(t.db, bot)).toBe(POOL);
+  }, 60_000);
+});
+
+async function* linesOf(lines: readonly string[]): AsyncIterable<string> {
+  yield* lines;
+}
