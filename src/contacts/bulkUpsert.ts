@@ -3,7 +3,7 @@ import { queryRows, type Database } from '../infra/db/client.js';
 import { pgTextArray } from '../infra/db/textArray.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
-import { contactLockKey, lockContactKeys } from './contactLocks.js';
+import { lockContactKeys, upsertLockKey } from './contactLocks.js';
 import { MESSENGER_IDS } from './messengers.js';
 import { CREATED_FROM_API, type ContactUpsert } from './upsertRepository.js';
 
@@ -32,7 +32,7 @@ export async function upsertContactsInBulk(
   inputs: readonly ContactUpsert[],
 ): Promise<BulkUpserted[]> {
   return db.transaction(async (tx) => {
-    await tx.execute(lockContactKeys(inputs.map((u) => lockKeyOf(ownerId, botId, u))));
+    await tx.execute(lockContactKeys(inputs.map((u) => upsertLockKey(ownerId, botId, u))));
     const byKey = new Map<string, { id: number; created: boolean }>();
     for (const withTags of [true, false]) {
       const group = inputs.filter((u) => (u.tags !== undefined) === withTags);
@@ -62,10 +62,6 @@ export async function upsertContactsInBulk(
     });
   });
 }
-
-/** The lock key of an upsert's contact (contactLocks.ts). */
-export const lockKeyOf = (ownerId: number, botId: number, u: ContactUpsert) =>
-  contactLockKey(ownerId, botId, u.messenger, String(u.messengerId));
 
 /** The batch's rows as one JSON parameter: every messenger's ID and username column. */
 function upsertGroup(

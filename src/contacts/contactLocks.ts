@@ -12,6 +12,13 @@ export const contactLockKey = (
   messengerKey: string,
 ) => `${ownerId}:${botId}:${messenger}:${messengerKey}`;
 
+/** The lock key of a contact an API call upserts (its messenger ID is the messenger key). */
+export const upsertLockKey = (
+  ownerId: number,
+  botId: number,
+  u: { messenger: string; messengerId: number | string },
+) => contactLockKey(ownerId, botId, u.messenger, String(u.messengerId));
+
 /**
  * Takes, for the rest of the transaction, the locks of these contact keys in one order
  * (their hashes sorted). Every write of contacts takes its keys' locks before it touches a

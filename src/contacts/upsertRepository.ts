@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { pgTextArray } from '../infra/db/textArray.js';
-import { contactLockKey, lockContactKey } from './contactLocks.js';
+import { lockContactKey, upsertLockKey } from './contactLocks.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './presenter.js';
 import { contactById } from './repository.js';
@@ -82,7 +82,7 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
       ${input.email ?? null}, ${input.address ?? null}, ${pgTextArray(input.tags ?? [])}::text[],
       ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
     FROM bots b
-      CROSS JOIN ${lockContactKey(contactLockKey(ownerId, input.botId, input.messenger, String(input.messengerId)))}
+      CROSS JOIN ${lockContactKey(upsertLockKey(ownerId, input.botId, input))}
     WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId}
     ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
     RETURNING c.id, (c.xmax = 0) AS created`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { contactKey, lockKeyOf, upsertContactsInBulk } from '../contacts/bulkUpsert.js';
-import { lockContactKeys } from '../contacts/contactLocks.js';
+import { contactKey, upsertContactsInBulk } from '../contacts/bulkUpsert.js';
+import { lockContactKeys, upsertLockKey } from '../contacts/contactLocks.js';
 import { presentContact } from '../contacts/presenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
@@ -98,7 +98,7 @@ export const createOrUpdateContacts = defineMethod({
 async function oneByOne(db: Database, accountId: number, upserts: ContactUpsert[]) {
   return db.transaction(async (tx) => {
     // every key locked first, in the one order all contact writes use (contactLocks.ts)
-    await tx.execute(lockContactKeys(upserts.map((u) => lockKeyOf(accountId, u.botId, u))));
+    await tx.execute(lockContactKeys(upserts.map((u) => upsertLockKey(accountId, u.botId, u))));
     const out = [];
     for (const u of upserts) {
       const result = await upsertContact(tx, accountId, u);

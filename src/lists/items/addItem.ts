@@ -1,5 +1,5 @@
-import { domainErrors } from '../../shared/errors.js';
 import { uuidv7 } from 'uuidv7';
+import { domainErrors } from '../../shared/errors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';

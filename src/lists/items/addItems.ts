@@ -1,7 +1,6 @@
-import { domainErrors } from '../../shared/errors.js';
 import { uuidv7 } from 'uuidv7';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { ValidationError } from '../../shared/errors.js';
+import { domainErrors, ValidationError } from '../../shared/errors.js';
 import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from './batchErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
