@@ -1644,7 +1644,7 @@ export interface components {
         'application/json': components['schemas']['Error500'];
       };
     };
-    /** @description The database is unreachable, or a write kept meeting concurrent changes (a lock wait, a deadlock, the list’s fields changing under every attempt); nothing was written: retry after `Retry-After` seconds. */
+    /** @description The database is unreachable, or a write kept meeting concurrent changes (a lock wait, a deadlock, the list’s fields changing under every attempt) and wrote nothing: retry after `Retry-After` seconds (with the same `Idempotency-Key`, since a connection lost mid-write cannot say whether it committed). */
     Unavailable: {
       headers: {
         'X-Request-Id': components['headers']['RequestId'];

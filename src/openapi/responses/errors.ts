@@ -67,6 +67,6 @@ export const errorResponses: Record<ErrorStatus, { name: string; description: st
   503: {
     name: 'Unavailable',
     description:
-      'The database is unreachable, or a write kept meeting concurrent changes (a lock wait, a deadlock, the list’s fields changing under every attempt); nothing was written: retry after `Retry-After` seconds.',
+      'The database is unreachable, or a write kept meeting concurrent changes (a lock wait, a deadlock, the list’s fields changing under every attempt) and wrote nothing: retry after `Retry-After` seconds (with the same `Idempotency-Key`, since a connection lost mid-write cannot say whether it committed).',
   },
 };
