@@ -12,7 +12,7 @@
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { ApiMethod } from '../src/methods/method.js';
-import { methods } from '../src/methods/registry.js';
+import { methods } from '../src/methods/methodRegistry.js';
 
 export interface CapturedQuery {
   /** which pg client sent it (queries of one transaction share a client) */

@@ -26,11 +26,11 @@ import { loadConfig } from '../src/config.js';
 import { importContacts } from '../src/contacts/import.js';
 import { findImportBot } from '../src/contacts/importRepository.js';
 import { listContacts } from '../src/contacts/listing.js';
-import { contactColumns, pageOfContacts } from '../src/contacts/repository.js';
+import { contactColumns, pageOfContacts } from '../src/contacts/contactRepository.js';
 import { connectPostgres, queryRows } from '../src/infra/db/client.js';
-import { createAccount } from '../src/operator/accounts.js';
-import { createBot } from '../src/operator/bots.js';
-import { createProject } from '../src/operator/projects.js';
+import { createAccount } from '../src/operator/operatorAccounts.js';
+import { createBot } from '../src/operator/operatorBots.js';
+import { createProject } from '../src/operator/operatorProjects.js';
 import { createRuntime } from '../src/runtime.js';
 import { BENCH_SERVER, benchDatabase } from './database.js';
 

@@ -19,9 +19,9 @@ import { toStoredChanges } from '../src/lists/items/storedRow.js';
 import { validateData } from '../src/lists/items/validateData.js';
 import { assignSlots } from '../src/lists/slots.js';
 import { admin, databaseUrl } from './database.js';
-import { createAccount } from '../src/operator/accounts.js';
-import { createBot } from '../src/operator/bots.js';
-import { createProject } from '../src/operator/projects.js';
+import { createAccount } from '../src/operator/operatorAccounts.js';
+import { createBot } from '../src/operator/operatorBots.js';
+import { createProject } from '../src/operator/operatorProjects.js';
 
 export interface DatasetShape {
   /** records of the measured lists (c, d, e, f) */

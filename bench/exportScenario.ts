@@ -10,7 +10,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { contactColumns } from '../src/contacts/repository.js';
+import { contactColumns } from '../src/contacts/contactRepository.js';
 import { median } from './pairedRounds.js';
 
 export interface ExportResult {

@@ -2,9 +2,9 @@ import pino from 'pino';
 import { uuidv7 } from 'uuidv7';
 import { connectPostgres, type DatabaseHandle } from '../src/infra/db/client.js';
 import { listSchemas } from '../src/infra/db/schema/listSchemas.js';
-import { createAccount } from '../src/operator/accounts.js';
-import { createBot } from '../src/operator/bots.js';
-import { createProject } from '../src/operator/projects.js';
+import { createAccount } from '../src/operator/operatorAccounts.js';
+import { createBot } from '../src/operator/operatorBots.js';
+import { createProject } from '../src/operator/operatorProjects.js';
 import { BENCH_SERVER, benchDatabase } from './database.js';
 import { FIELDS, recordInput } from './dataset.js';
 

@@ -26,7 +26,7 @@ import { flag, option } from './args.js';
 
 const SMOKE = flag('smoke');
 const RECORDS = Number(option('records') ?? (SMOKE ? 5_000 : 1_000_000));
-const CLI = path.resolve('dist/cli/main.js');
+const CLI = path.resolve('dist/cli/cliMain.js');
 
 interface Run {
   seconds: number;

@@ -26,8 +26,8 @@ import { addItem } from '../src/lists/items/addItem.js';
 import { createListsContext, type ItemContext } from '../src/lists/context.js';
 import { queryItems } from '../src/lists/items/queryItems.js';
 import { assignSlots } from '../src/lists/slots.js';
-import { createAccount } from '../src/operator/accounts.js';
-import { createProject } from '../src/operator/projects.js';
+import { createAccount } from '../src/operator/operatorAccounts.js';
+import { createProject } from '../src/operator/operatorProjects.js';
 import { BENCH_SERVER, benchDatabase } from './database.js';
 
 const args = process.argv.slice(2);

@@ -58,9 +58,13 @@ async function side(name: string, checkout: string, port: number, redisDb: numbe
   const { execFileSync } = await import('node:child_process');
   const cli = (...args: string[]) =>
     JSON.parse(
-      execFileSync(process.execPath, [path.join(checkout, 'dist/cli/main.js'), ...args, '--json'], {
-        env: { ...process.env, ...env },
-      }).toString(),
+      execFileSync(
+        process.execPath,
+        [path.join(checkout, 'dist/cli/cliMain.js'), ...args, '--json'],
+        {
+          env: { ...process.env, ...env },
+        },
+      ).toString(),
     ) as Record<string, unknown>;
   if (REUSE) {
     const handle = connectPostgres(databaseUrl(BENCH_SERVER, db), pino({ level: 'silent' }));

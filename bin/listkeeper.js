@@ -6,5 +6,5 @@ import { ensureBuild } from '../scripts/ensure-build.mjs';
 
 const code = await ensureBuild();
 if (code !== 0) process.exit(code);
-// The CLI reads process.argv.slice(2), which is the same here as for `node dist/cli/main.js`.
-await import('../dist/cli/main.js');
+// The CLI reads process.argv.slice(2), which is the same here as for `node dist/cli/cliMain.js`.
+await import('../dist/cli/cliMain.js');

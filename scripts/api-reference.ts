@@ -1,9 +1,9 @@
 /** Writes docs/api.md from the OpenAPI document (`npm run docs:api`). */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { methods } from '../src/methods/registry.js';
+import { methods } from '../src/methods/methodRegistry.js';
 import { buildOpenApiDocument } from '../src/openapi/document.js';
-import { renderApiReference } from '../src/openapi/reference.js';
+import { renderApiReference } from '../src/openapi/apiReference.js';
 
 export const API_REFERENCE = path.resolve(import.meta.dirname, '../docs/api.md');
 

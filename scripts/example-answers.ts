@@ -13,9 +13,9 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { openEmbedded } from '../src/infra/db/client.js';
 import { migrateEmbedded } from '../src/infra/db/migrate.js';
-import { createAccount } from '../src/operator/accounts.js';
-import { createBot } from '../src/operator/bots.js';
-import { createProject } from '../src/operator/projects.js';
+import { createAccount } from '../src/operator/operatorAccounts.js';
+import { createBot } from '../src/operator/operatorBots.js';
+import { createProject } from '../src/operator/operatorProjects.js';
 import { createRuntime } from '../src/runtime.js';
 
 const OUT = path.resolve(import.meta.dirname, '../src/openapi/exampleAnswers.json');

@@ -5,7 +5,7 @@ import type { DestinationStream } from 'pino';
 import { registerDeveloperRoutes } from './docs/developerRoutes.js';
 import { registerApiRoute } from './http/apiRoute.js';
 import { BODY_LIMIT_BYTES, createErrorHandler, handleFrameworkError } from './http/errorHandler.js';
-import { errors } from './http/errors.js';
+import { errors } from './http/httpErrors.js';
 import { serializeReply } from './shared/orderedJson.js';
 import { parseParams, parseQueryForRouter } from './http/queryParser.js';
 import { redactUrl } from './http/redactUrl.js';

@@ -1,9 +1,9 @@
 import type { Logger } from 'pino';
-import { purgeOldChanges } from './changes/purge.js';
-import { purgeExpiredKeys } from './idempotency/purge.js';
+import { purgeOldChanges } from './changes/changePurge.js';
+import { purgeExpiredKeys } from './idempotency/storedAnswerPurge.js';
 import type { Database } from './infra/db/client.js';
 import { analyzeGrownTables } from './infra/db/embeddedStatistics.js';
-import { isDatabaseUnavailable } from './infra/db/errors.js';
+import { isDatabaseUnavailable } from './infra/db/databaseErrors.js';
 import { resumeStaleErasures } from './lists/schemas/fieldErasure.js';
 import { reclaimDeletedLists } from './lists/schemas/reclaim.js';
 
@@ -15,7 +15,7 @@ export interface MaintenanceLoop {
 /**
  * The background work: records of deleted lists (lists/schemas/reclaim.ts), values of
  * deleted fields whose erase was cut short (fieldErasure.ts), expired idempotency keys
- * (idempotency/purge.ts), changes past the feed's retention (changes/purge.ts) and, on embedded
+ * (idempotency/storedAnswerPurge.ts), changes past the feed's retention (changes/changePurge.ts) and, on embedded
  * PGlite, the statistics of grown tables (infra/db/embeddedStatistics.ts). Runs once at
  * start, so work left by a previous process resumes, then every `intervalMs`. The
  * timer is unref'd: it never keeps the process alive.

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import prettier from 'prettier';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 import { buildOpenApiDocument } from '../../src/openapi/document.js';
 
 /**

@@ -1,4 +1,4 @@
-import { errors } from '../http/errors.js';
+import { errors } from '../http/httpErrors.js';
 import type { RateDecision, RateLimiter } from './limiters/limiter.js';
 import type { CountQuery, RequestCounts } from './limiters/requestCounter.js';
 import type { FailedAttempts } from './failedAttempts.js';

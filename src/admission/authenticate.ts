@@ -1,4 +1,4 @@
-import { errors } from '../http/errors.js';
+import { errors } from '../http/httpErrors.js';
 import {
   accountKey,
   assertAdmissible,

@@ -1,4 +1,4 @@
-import { errors } from '../http/errors.js';
+import { errors } from '../http/httpErrors.js';
 import { decide, WINDOW_MS, windowStart, type RateLimiter } from './limiters/limiter.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from '../lists/encryption/cipher.js';
-import { presentItem } from '../lists/items/presenter.js';
+import { presentItem } from '../lists/items/listItemPresenter.js';
 import { JsonText, OrderedObject } from '../shared/orderedJson.js';
 import type { LayoutCache } from './layouts.js';
 import type { ChangeRow } from './readChanges.js';

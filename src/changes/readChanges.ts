@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import type { FeedCursor } from './cursor.js';
 
 /** Whose changes, and which of them (getChanges' filters). */

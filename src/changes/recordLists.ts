@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
 import type { ListSchemaRow } from '../infra/db/schema/listSchemas.js';
-import { presentListSchema } from '../lists/schemas/presenter.js';
+import { presentListSchema } from '../lists/schemas/listSchemaPresenter.js';
 import { stringifyJson } from '../shared/orderedJson.js';
 import type { ChangeType } from './changeTypes.js';
 

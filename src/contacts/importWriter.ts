@@ -1,5 +1,5 @@
 import type { Database } from '../infra/db/client.js';
-import { isDatabaseUnavailable } from '../infra/db/errors.js';
+import { isDatabaseUnavailable } from '../infra/db/databaseErrors.js';
 import type { ImportRecord } from './importLine.js';
 import { writeImportBatch, type ImportBot } from './importRepository.js';
 

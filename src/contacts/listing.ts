@@ -1,6 +1,6 @@
 import type { AppDeps } from '../appDeps.js';
 import { hintKey } from './pagingHints.js';
-import type { ContactFilters } from './params.js';
+import type { ContactFilters } from './contactParams.js';
 import {
   countContacts,
   pageOfContacts,
@@ -8,7 +8,7 @@ import {
   type ListedContact,
   type Scope,
   type ScopeState,
-} from './repository.js';
+} from './contactRepository.js';
 
 type ListingDeps = Pick<AppDeps, 'db' | 'contactPagingHints'>;
 

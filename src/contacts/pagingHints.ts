@@ -1,4 +1,4 @@
-import type { ContactFilters } from './params.js';
+import type { ContactFilters } from './contactParams.js';
 
 /** "The first `offset` matching contacts end at id `lastId`" — a keyset seek point. */
 export interface Position {

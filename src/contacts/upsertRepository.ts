@@ -3,8 +3,8 @@ import { queryRows, type Database } from '../infra/db/client.js';
 import { pgTextArray } from '../infra/db/textArray.js';
 import { lockContactKey, upsertLockKey } from './contactLocks.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
-import type { StoredContact } from './presenter.js';
-import { contactById } from './repository.js';
+import type { StoredContact } from './contactPresenter.js';
+import { contactById } from './contactRepository.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
 
 /** createOrUpdateContact's validated input; undefined = not passed. */

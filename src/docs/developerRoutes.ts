@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { registerMetrics } from '../metrics/register.js';
-import { methods as registry } from '../methods/registry.js';
+import { methods as registry } from '../methods/methodRegistry.js';
 import { registerOpenApiRoute } from '../openapi/route.js';
 import { registerDocsPage } from './docsPage.js';
 

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
 import { queryRows } from '../infra/db/client.js';
-import { createAccount } from '../operator/accounts.js';
-import { createBot } from '../operator/bots.js';
-import { createProject } from '../operator/projects.js';
+import { createAccount } from '../operator/operatorAccounts.js';
+import { createBot } from '../operator/operatorBots.js';
+import { createProject } from '../operator/operatorProjects.js';
 
 export interface DemoAccount {
   api_key: string;

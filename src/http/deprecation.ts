@@ -1,4 +1,4 @@
-import { errors } from './errors.js';
+import { errors } from './httpErrors.js';
 
 /**
  * The versioning rules driven by DEPRECATED_METHODS: before the sunset date the method answers as usual

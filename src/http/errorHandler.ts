@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isDatabaseUnavailable } from '../infra/db/errors.js';
-import { DomainError, ValidationError } from '../shared/errors.js';
-import { ApiError, errors, fromDomainError } from './errors.js';
+import { isDatabaseUnavailable } from '../infra/db/databaseErrors.js';
+import { DomainError, ValidationError } from '../shared/domainErrors.js';
+import { ApiError, errors, fromDomainError } from './httpErrors.js';
 import { expectsJson } from './expectsJson.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;

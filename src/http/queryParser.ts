@@ -1,5 +1,5 @@
 import qs from 'qs';
-import { errors } from './errors.js';
+import { errors } from './httpErrors.js';
 
 /**
  * qs limits, explicit because the defaults are wrong for this API: arrays above index 20

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../appDeps.js';
-import { errors } from '../http/errors.js';
+import { errors } from '../http/httpErrors.js';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { listsOnTransaction } from '../lists/context.js';
 import type { MethodResult } from '../methods/method.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../appDeps.js';
-import { violatesUnique } from '../infra/db/errors.js';
+import { violatesUnique } from '../infra/db/databaseErrors.js';
 import type { KeyClaim, MethodResult } from '../methods/method.js';
 import { requestFingerprint } from './fingerprint.js';
 import {

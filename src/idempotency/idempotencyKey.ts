@@ -1,4 +1,4 @@
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const IDEMPOTENCY_PARAM = 'idempotency_key';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { fromDomainError, type ApiError } from '../http/errors.js';
+import { fromDomainError, type ApiError } from '../http/httpErrors.js';
 import { queryRows, type Database } from '../infra/db/client.js';
-import { DomainError, domainErrors } from '../shared/errors.js';
+import { DomainError, domainErrors } from '../shared/domainErrors.js';
 import { serializeReply } from '../shared/orderedJson.js';
 
 /** How long an answer is replayed. */

@@ -1,6 +1,6 @@
 import type { Caller } from '../admission/caller.js';
 import type { ListSchemaRow } from '../infra/db/schema/listSchemas.js';
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import type { ListsContext } from './context.js';
 
 /** The one answer for a list of another account, whichever method reached it. */

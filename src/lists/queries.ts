@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
 import { listItems } from '../infra/db/schema/listItems.js';
 import { listSchemas, type ListSchemaRow } from '../infra/db/schema/listSchemas.js';
-import { isLookupableId, isOwnLiveList } from './schemas/repository.js';
+import { isLookupableId, isOwnLiveList } from './schemas/listSchemaRepository.js';
 import type { FoundItem } from './items/foundItem.js';
 
 /**

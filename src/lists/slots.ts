@@ -1,7 +1,7 @@
 import type { listItems } from '../infra/db/schema/listItems.js';
 import type { StoredField } from '../infra/db/schema/listSchemas.js';
 import type { SlotFamily } from './field-types/fieldType.js';
-import { fieldTypes } from './field-types/registry.js';
+import { fieldTypes } from './field-types/fieldTypeRegistry.js';
 
 /**
  * Typed slot columns of list_items (docs/records.md), all of them listed here. A field gets

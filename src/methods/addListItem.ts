@@ -1,8 +1,8 @@
-import { ListItem } from '../openapi/responses/listItems.js';
+import { ListItem } from '../openapi/responses/listItemResponses.js';
 import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
 import { addItem } from '../lists/items/addItem.js';
-import { dataParam } from '../lists/items/params.js';
+import { dataParam } from '../lists/items/listItemParams.js';
 import type { OrderedObject } from '../shared/orderedJson.js';
 import { created, defineMethod } from './method.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
-import { dataParam } from '../lists/items/params.js';
-import { ListItem } from '../openapi/responses/listItems.js';
+import { dataParam } from '../lists/items/listItemParams.js';
+import { ListItem } from '../openapi/responses/listItemResponses.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
 import { batchOutcome } from './batchOutcome.js';
 import { created, defineMethod, ok } from './method.js';

@@ -1,4 +1,4 @@
-import { fromDomainError } from '../http/errors.js';
+import { fromDomainError } from '../http/httpErrors.js';
 import type { Database } from '../infra/db/client.js';
 import {
   DomainError,
@@ -6,7 +6,7 @@ import {
   ValidationError,
   domainErrors,
   type ValidationErrors,
-} from '../shared/errors.js';
+} from '../shared/domainErrors.js';
 
 /** The outcome of one item of a batch that is not all-or-nothing. */
 export interface ItemOutcome {

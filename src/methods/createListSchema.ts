@@ -1,8 +1,8 @@
-import { ListSchema } from '../openapi/responses/listSchemas.js';
+import { ListSchema } from '../openapi/responses/listSchemaResponses.js';
 import { z } from 'zod';
 import { createList, newListParams } from '../lists/schemas/createList.js';
 import { createTargetParams } from '../lists/schemas/createTarget.js';
-import { presentListSchema } from '../lists/schemas/presenter.js';
+import { presentListSchema } from '../lists/schemas/listSchemaPresenter.js';
 import { created, defineMethod } from './method.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Contact } from '../openapi/responses/contacts.js';
+import { Contact } from '../openapi/responses/contactResponses.js';
 import { z } from 'zod';
 import { API_MESSENGERS, MESSENGER_IDS, pickIdParam } from '../contacts/messengers.js';
 import {
@@ -10,11 +10,11 @@ import {
   tagsParam,
   requiredTextOf,
   trimmedOrUnsent,
-} from '../contacts/params.js';
-import { presentContact } from '../contacts/presenter.js';
+} from '../contacts/contactParams.js';
+import { presentContact } from '../contacts/contactPresenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import { SCHEMA_RULES, sentJsonSchema } from '../shared/paramTypes.js';
 import { created, defineMethod, ok } from './method.js';
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { contactKey, upsertContactsInBulk } from '../contacts/bulkUpsert.js';
 import { lockContactKeys, upsertLockKey } from '../contacts/contactLocks.js';
-import { presentContact } from '../contacts/presenter.js';
+import { presentContact } from '../contacts/contactPresenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
-import { findOwnBot } from '../lists/schemas/repository.js';
-import { domainErrors } from '../shared/errors.js';
-import { Contact } from '../openapi/responses/contacts.js';
+import { findOwnBot } from '../lists/schemas/listSchemaRepository.js';
+import { domainErrors } from '../shared/domainErrors.js';
+import { Contact } from '../openapi/responses/contactResponses.js';
 import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
 import { batchOutcome } from './batchOutcome.js';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import { idParam } from '../shared/paramTypes.js';
 import { requireOwnList } from '../lists/listAccess.js';
-import { softDeleteList } from '../lists/schemas/repository.js';
+import { softDeleteList } from '../lists/schemas/listSchemaRepository.js';
 import { defineMethod, noContent } from './method.js';
 
 /**

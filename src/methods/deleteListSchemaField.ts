@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import { idParam } from '../shared/paramTypes.js';
 import { requireOwnList } from '../lists/listAccess.js';
 import { ERASE_IN_REQUEST_MS, eraseNowOrLater } from '../lists/schemas/fieldErasure.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { domainErrors } from '../shared/errors.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import { idParam } from '../shared/paramTypes.js';
-import { findWebhook, removeWebhook } from '../webhooks/repository.js';
+import { findWebhook, removeWebhook } from '../webhooks/webhookRepository.js';
 import { defineMethod, noContent } from './method.js';
 
 /** deleteWebhook: stops the deliveries at once (a batch in flight may still arrive). */

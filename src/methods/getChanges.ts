@@ -3,9 +3,13 @@ import { CHANGE_TYPES } from '../changes/changeTypes.js';
 import { decodeCursor, encodeCursor, ORIGIN } from '../changes/cursor.js';
 import { presentChanges } from '../changes/presentChange.js';
 import { readChanges, type ChangeFilter } from '../changes/readChanges.js';
-import { hasAnyOwnList, ownerOfAnyList, requireOwnBot } from '../lists/schemas/repository.js';
-import { Change, ChangesMeta } from '../openapi/responses/changes.js';
-import { domainErrors } from '../shared/errors.js';
+import {
+  hasAnyOwnList,
+  ownerOfAnyList,
+  requireOwnBot,
+} from '../lists/schemas/listSchemaRepository.js';
+import { Change, ChangesMeta } from '../openapi/responses/changeResponses.js';
+import { domainErrors } from '../shared/domainErrors.js';
 import { idParam, intParam, oneOrMany, optionalInt, optionalParam } from '../shared/paramTypes.js';
 import { defineMethod, ok } from './method.js';
 

@@ -1,11 +1,11 @@
-import { Contact } from '../openapi/responses/contacts.js';
-import { ContactPageMeta, pageOf } from '../openapi/responses/paging.js';
+import { Contact } from '../openapi/responses/contactResponses.js';
+import { ContactPageMeta, pageOf } from '../openapi/responses/pagingResponses.js';
 import { z } from 'zod';
 import { listContacts } from '../contacts/listing.js';
 import { pageLinks } from '../contacts/pageLinks.js';
-import { contactFilterParams, optionalBoundedInt, toFilters } from '../contacts/params.js';
+import { contactFilterParams, optionalBoundedInt, toFilters } from '../contacts/contactParams.js';
 import { IGNORED_WHEN, isBlank, sentJsonSchema } from '../shared/paramTypes.js';
-import type { ListedContact } from '../contacts/repository.js';
+import type { ListedContact } from '../contacts/contactRepository.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
 import { defineMethod, ok } from './method.js';

@@ -1,5 +1,5 @@
-import { ListItem } from '../openapi/responses/listItems.js';
-import { pageOf } from '../openapi/responses/paging.js';
+import { ListItem } from '../openapi/responses/listItemResponses.js';
+import { pageOf } from '../openapi/responses/pagingResponses.js';
 import { z } from 'zod';
 import { ALL_OPERATORS } from '../lists/field-types/fieldType.js';
 import { SLUG_PATTERN } from '../lists/schemas/reservedSlugs.js';

@@ -1,8 +1,8 @@
-import { ListSchema } from '../openapi/responses/listSchemas.js';
+import { ListSchema } from '../openapi/responses/listSchemaResponses.js';
 import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
 import { requireOwnList } from '../lists/listAccess.js';
-import { presentListSchema } from '../lists/schemas/presenter.js';
+import { presentListSchema } from '../lists/schemas/listSchemaPresenter.js';
 import { defineMethod, ok } from './method.js';
 
 export const getListSchema = defineMethod({

@@ -1,10 +1,10 @@
-import { ListSchema } from '../openapi/responses/listSchemas.js';
-import { pageOf } from '../openapi/responses/paging.js';
+import { ListSchema } from '../openapi/responses/listSchemaResponses.js';
+import { pageOf } from '../openapi/responses/pagingResponses.js';
 import { z } from 'zod';
 import { BLANK_IS_UNSENT, blankToUndefined, intParam } from '../shared/paramTypes.js';
 import { pageEnvelope, pageOffset } from '../shared/paging.js';
-import { presentListSchema } from '../lists/schemas/presenter.js';
-import { pageOwnedLists } from '../lists/schemas/repository.js';
+import { presentListSchema } from '../lists/schemas/listSchemaPresenter.js';
+import { pageOwnedLists } from '../lists/schemas/listSchemaRepository.js';
 import { defineMethod, ok } from './method.js';
 
 /** A fixed page size. */

@@ -1,4 +1,4 @@
-import { Account } from '../openapi/responses/accounts.js';
+import { Account } from '../openapi/responses/accountResponses.js';
 import { z } from 'zod';
 import { defineMethod, ok } from './method.js';
 

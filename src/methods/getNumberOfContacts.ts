@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { countCallerContacts } from '../contacts/listing.js';
-import { contactFilterParams, toFilters } from '../contacts/params.js';
+import { contactFilterParams, toFilters } from '../contacts/contactParams.js';
 import { defineMethod, ok } from './method.js';
 
 /** getNumberOfContacts: the getContacts matches counted, `{count}` at the top level. */

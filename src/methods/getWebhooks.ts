@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { Webhook } from '../openapi/responses/webhooks.js';
-import { presentWebhook } from '../webhooks/presenter.js';
-import { accountWebhooks } from '../webhooks/repository.js';
+import { Webhook } from '../openapi/responses/webhookResponses.js';
+import { presentWebhook } from '../webhooks/webhookPresenter.js';
+import { accountWebhooks } from '../webhooks/webhookRepository.js';
 import { defineMethod, ok } from './method.js';
 
 /** getWebhooks: the account's webhooks and how their deliveries go. */

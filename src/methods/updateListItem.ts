@@ -1,7 +1,7 @@
-import { ListItem } from '../openapi/responses/listItems.js';
+import { ListItem } from '../openapi/responses/listItemResponses.js';
 import { z } from 'zod';
 import { idParam } from '../shared/paramTypes.js';
-import { dataParam } from '../lists/items/params.js';
+import { dataParam } from '../lists/items/listItemParams.js';
 import { updateItem } from '../lists/items/updateItem.js';
 import { defineMethod, ok } from './method.js';
 

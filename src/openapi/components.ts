@@ -1,6 +1,6 @@
 import { BODY_LIMIT_BYTES } from '../http/errorHandler.js';
 import type { JsonSchema } from './jsonSchema.js';
-import { errorResponses, type ErrorStatus } from './responses/errors.js';
+import { errorResponses, type ErrorStatus } from './responses/errorResponses.js';
 
 /** The authentication rules: the header, or `api_token` when a header cannot be set. */
 export const securitySchemes = {

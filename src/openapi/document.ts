@@ -3,12 +3,12 @@ import { errorResponseComponents, errorSchemaId, headers, securitySchemes } from
 import { apiDescription } from './description.js';
 import { toComponentSchemas, type JsonSchema, type NamedSchema } from './jsonSchema.js';
 import { paramsSchemaId, pathItem, responseSchemaId } from './operations.js';
-import { Account } from './responses/accounts.js';
-import { Contact, ContactVariable } from './responses/contacts.js';
-import { errorBodies, type ErrorStatus } from './responses/errors.js';
-import { FileValue, ListItem } from './responses/listItems.js';
-import { FieldDefinition, ListSchema } from './responses/listSchemas.js';
-import { ContactPageMeta, PageLinks, PageMeta } from './responses/paging.js';
+import { Account } from './responses/accountResponses.js';
+import { Contact, ContactVariable } from './responses/contactResponses.js';
+import { errorBodies, type ErrorStatus } from './responses/errorResponses.js';
+import { FileValue, ListItem } from './responses/listItemResponses.js';
+import { FieldDefinition, ListSchema } from './responses/listSchemaResponses.js';
+import { ContactPageMeta, PageLinks, PageMeta } from './responses/pagingResponses.js';
 
 export type OpenApiDocument = Record<string, unknown> & {
   paths: Record<string, Record<string, unknown>>;

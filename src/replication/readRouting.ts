@@ -3,8 +3,8 @@ import type { Admission } from '../admission/admission.js';
 import type { Replica, ReplicaSet } from '../infra/db/replicas.js';
 import { prepareListQueries } from '../lists/queries.js';
 import type { MethodResult } from '../methods/method.js';
-import { DomainError } from '../shared/errors.js';
-import { ApiError } from '../http/errors.js';
+import { DomainError } from '../shared/domainErrors.js';
+import { ApiError } from '../http/httpErrors.js';
 import type { LastWrites } from './lastWrites.js';
 import type { Replication } from './replication.js';
 

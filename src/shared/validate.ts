@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { domainErrors, type ValidationErrors } from './errors.js';
+import { domainErrors, type ValidationErrors } from './domainErrors.js';
 
 /** Runs a method's zod schema; every failing field becomes a dotted 422 key (the error rules). */
 export function validateParams<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {

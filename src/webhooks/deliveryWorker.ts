@@ -6,13 +6,21 @@ import { presentChanges } from '../changes/presentChange.js';
 import { readChanges } from '../changes/readChanges.js';
 import type { Database } from '../infra/db/client.js';
 import type { WebhookRow } from '../infra/db/schema/webhooks.js';
-import { isDatabaseUnavailable } from '../infra/db/errors.js';
+import { isDatabaseUnavailable } from '../infra/db/databaseErrors.js';
 import type { FieldCipher } from '../lists/encryption/cipher.js';
-import { CursorExpiredError } from '../shared/errors.js';
+import { CursorExpiredError } from '../shared/domainErrors.js';
 import { stringifyJson } from '../shared/orderedJson.js';
 import { GIVE_UP_AFTER_MS, retryDelayMs } from './backoff.js';
 import { post } from './post.js';
-import { claimDue, delivered, disable, failed, idle, release, savePending } from './repository.js';
+import {
+  claimDue,
+  delivered,
+  disable,
+  failed,
+  idle,
+  release,
+  savePending,
+} from './webhookRepository.js';
 import { sign } from './signature.js';
 import type { WebhookStats } from './stats.js';
 

@@ -5,7 +5,7 @@ import {
   methodNames,
   type ClientOptions,
 } from '../../client/src/index.js';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 import { seedContacts } from '../helpers/contacts.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList } from '../helpers/lists.js';

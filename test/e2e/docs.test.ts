@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Database } from '../../src/infra/db/client.js';
-import { createAccount, type NewAccount } from '../../src/operator/accounts.js';
-import { createBot } from '../../src/operator/bots.js';
-import { addProjectMember, createProject } from '../../src/operator/projects.js';
+import { createAccount, type NewAccount } from '../../src/operator/operatorAccounts.js';
+import { createBot } from '../../src/operator/operatorBots.js';
+import { addProjectMember, createProject } from '../../src/operator/operatorProjects.js';
 
 export interface Tenant {
   accountId: number;

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../src/appDeps.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { boolParam, intParam, textParam } from '../../src/shared/paramTypes.js';
 import { defineMethod, ok, type ApiMethod } from '../../src/methods/method.js';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 
 /**
  * Test-only methods that exercise the pipeline where no real method does yet: one echoes

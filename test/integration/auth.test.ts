@@ -3,7 +3,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey } from '../../src/admission/apiKeys.js';
 import { KEY_EPOCH_KEY, publishAccountChanged } from '../../src/admission/invalidation.js';
-import { regenerateKey, setBlocked, setPassword, setPlan } from '../../src/operator/accounts.js';
+import {
+  regenerateKey,
+  setBlocked,
+  setPassword,
+  setPlan,
+} from '../../src/operator/operatorAccounts.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';

@@ -91,7 +91,7 @@ beforeAll(() => {
   );
   write('src/migrateMain.ts', "console.log('migrated');\n");
   write(
-    'src/cli/main.ts',
+    'src/cli/cliMain.ts',
     'declare const process: { argv: string[] };\nconsole.log(JSON.stringify(process.argv.slice(2)));\n',
   );
   write('src/lib/version.ts', 'export const version = 1;\n');
@@ -126,7 +126,7 @@ describe('build freshness (no compilation on the command path)', { timeout: 120_
     const res = await check();
     expect(res, res.stderr).toMatchObject({ code: 0, stdout: '' });
     expect(tscCalls()).toBe(1);
-    for (const file of ['main.js', 'migrateMain.js', 'cli/main.js', '.build-stamp']) {
+    for (const file of ['main.js', 'migrateMain.js', 'cli/cliMain.js', '.build-stamp']) {
       expect(existsSync(path.join(tree, 'dist', file)), file).toBe(true);
     }
   });

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hintKey } from '../../src/contacts/pagingHints.js';
-import { readScopeState } from '../../src/contacts/repository.js';
+import { readScopeState } from '../../src/contacts/contactRepository.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { seedContact, seedContacts } from '../helpers/contacts.js';

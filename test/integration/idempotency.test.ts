@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { purgeExpiredKeys } from '../../src/idempotency/purge.js';
+import { purgeExpiredKeys } from '../../src/idempotency/storedAnswerPurge.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';

@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/admission/caller.js';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
-import { fromDomainError } from '../../src/http/errors.js';
+import { fromDomainError } from '../../src/http/httpErrors.js';
 import { createListsContext } from '../../src/lists/context.js';
 import type { ItemContext } from '../../src/lists/context.js';
 import { addItem } from '../../src/lists/items/addItem.js';
@@ -14,7 +14,7 @@ import {
   domainErrors,
   NotFoundError,
   ValidationError,
-} from '../../src/shared/errors.js';
+} from '../../src/shared/domainErrors.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, markListDeleted, rawRecord, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/infra/db/schema/listSchemas.js';
-import { NotFoundError } from '../../src/shared/errors.js';
+import { NotFoundError } from '../../src/shared/domainErrors.js';
 import {
   insertItemRows,
   updateItemRows,

@@ -1,10 +1,10 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { errors, fromDomainError } from '../../src/http/errors.js';
-import { domainErrors } from '../../src/shared/errors.js';
-import { methods } from '../../src/methods/registry.js';
+import { errors, fromDomainError } from '../../src/http/httpErrors.js';
+import { domainErrors } from '../../src/shared/domainErrors.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
-import { errorBodies } from '../../src/openapi/responses/errors.js';
+import { errorBodies } from '../../src/openapi/responses/errorResponses.js';
 import { call } from '../helpers/call.js';
 import { makeTenant } from '../helpers/factories.js';
 import { fetchDocument, responseChecker } from '../helpers/openapiConformance.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 import { call, type CallResult, type Transport } from '../helpers/call.js';
 import { seedContact } from '../helpers/contacts.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';

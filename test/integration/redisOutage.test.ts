@@ -7,7 +7,7 @@ import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
 import { hashApiKey } from '../../src/admission/apiKeys.js';
 import { loadConfig } from '../../src/config.js';
-import { regenerateKey } from '../../src/operator/accounts.js';
+import { regenerateKey } from '../../src/operator/operatorAccounts.js';
 import { createRuntime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
 import { makeTenant } from '../helpers/factories.js';

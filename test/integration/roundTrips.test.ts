@@ -8,7 +8,7 @@ import type { AppDeps } from '../../src/appDeps.js';
 import type { KeyLookup } from '../../src/admission/authenticate.js';
 import { KEY_EPOCH_KEY, publishAccountChanged } from '../../src/admission/invalidation.js';
 import { loadConfig } from '../../src/config.js';
-import { regenerateKey } from '../../src/operator/accounts.js';
+import { regenerateKey } from '../../src/operator/operatorAccounts.js';
 import { createRuntime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
 import { makeTenant } from '../helpers/factories.js';

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { addItem } from '../../src/lists/items/addItem.js';
-import { purgeOldChanges } from '../../src/changes/purge.js';
+import { purgeOldChanges } from '../../src/changes/changePurge.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';

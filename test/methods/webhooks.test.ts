@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../src/webhooks/repository.js';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../src/webhooks/webhookRepository.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';

@@ -2,7 +2,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';

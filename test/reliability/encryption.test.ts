@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFieldCipher, DecryptionError } from '../../src/lists/encryption/cipher.js';
-import { FIELD_TYPES } from '../../src/lists/field-types/registry.js';
+import { FIELD_TYPES } from '../../src/lists/field-types/fieldTypeRegistry.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeContact } from '../helpers/lists.js';

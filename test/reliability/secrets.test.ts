@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, queryRows } from '../../src/infra/db/client.js';
-import { createAccount } from '../../src/operator/accounts.js';
+import { createAccount } from '../../src/operator/operatorAccounts.js';
 import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { run } from '../helpers/processes.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { API_REFERENCE, currentApiReference } from '../../scripts/api-reference.js';
-import { methods } from '../../src/methods/registry.js';
+import { methods } from '../../src/methods/methodRegistry.js';
 
 describe('docs/api.md, the API reference', () => {
   it('is what the OpenAPI document renders to now (npm run docs:api)', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { emailParam, phoneParam, tagsParam } from '../../src/contacts/params.js';
+import { emailParam, phoneParam, tagsParam } from '../../src/contacts/contactParams.js';
 
 const parse = <S extends z.ZodType>(schema: S, v: unknown) => schema.safeParse(v);
 

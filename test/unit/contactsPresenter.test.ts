@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { presentContact, type StoredContact } from '../../src/contacts/presenter.js';
+import { presentContact, type StoredContact } from '../../src/contacts/contactPresenter.js';
 
 const base: StoredContact = {
   id: 1,

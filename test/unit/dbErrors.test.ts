@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDatabaseUnavailable, sqlState } from '../../src/infra/db/errors.js';
+import { isDatabaseUnavailable, sqlState } from '../../src/infra/db/databaseErrors.js';
 
 /** A Postgres error as drizzle throws it: the driver's error as the cause. */
 const wrapped = (code: string) =>

@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { errors, fromDomainError } from '../../src/http/errors.js';
-import { domainErrors, ValidationError } from '../../src/shared/errors.js';
+import { errors, fromDomainError } from '../../src/http/httpErrors.js';
+import { domainErrors, ValidationError } from '../../src/shared/domainErrors.js';
 import { expectsJson } from '../../src/http/expectsJson.js';
 
 describe('error catalog: exactly the documented bodies (the error rules)', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/shared/errors.js';
+import { ValidationError } from '../../src/shared/domainErrors.js';
 import { validateParams } from '../../src/shared/validate.js';
 import { CURRENCIES } from '../../src/lists/schemas/currencies.js';
 import { createTargetParams } from '../../src/lists/schemas/createTarget.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
-import { fieldTypeOf, fieldTypes } from '../../src/lists/field-types/registry.js';
+import { fieldTypeOf, fieldTypes } from '../../src/lists/field-types/fieldTypeRegistry.js';
 
 /** The value codecs, one per type (the field shape, 2.3; accepted forms in docs/records.md). */
 const field = (type: string, extra: Partial<StoredField> = {}): StoredField => ({

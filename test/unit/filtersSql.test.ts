@@ -1,7 +1,7 @@
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
-import { ValidationError } from '../../src/shared/errors.js';
+import { ValidationError } from '../../src/shared/domainErrors.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';

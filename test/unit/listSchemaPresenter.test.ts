@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListSchemaRow } from '../../src/infra/db/schema/listSchemas.js';
 import { stringifyJson } from '../../src/shared/orderedJson.js';
-import { presentListSchema } from '../../src/lists/schemas/presenter.js';
+import { presentListSchema } from '../../src/lists/schemas/listSchemaPresenter.js';
 
 const row: ListSchemaRow = {
   id: 'list-1',

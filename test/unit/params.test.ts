@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ApiError, fromDomainError } from '../../src/http/errors.js';
-import { DomainError, ValidationError } from '../../src/shared/errors.js';
+import { ApiError, fromDomainError } from '../../src/http/httpErrors.js';
+import { DomainError, ValidationError } from '../../src/shared/domainErrors.js';
 import { boolParam, idParam, intParam, textParam } from '../../src/shared/paramTypes.js';
 import {
   parseParams,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { failedAttemptsIn } from '../../src/admission/failedAttempts.js';
-import type { ApiError } from '../../src/http/errors.js';
+import type { ApiError } from '../../src/http/httpErrors.js';
 import { decide, WINDOW_MS, windowStart } from '../../src/admission/limiters/limiter.js';
 import { MemoryLimiter } from '../../src/admission/limiters/memoryLimiter.js';
 

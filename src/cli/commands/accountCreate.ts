@@ -1,4 +1,4 @@
-import { createAccount } from '../../operator/accounts.js';
+import { createAccount } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountCreate = defineCommand({

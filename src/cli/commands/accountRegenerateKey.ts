@@ -1,4 +1,4 @@
-import { regenerateKey } from '../../operator/accounts.js';
+import { regenerateKey } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountRegenerateKey = defineCommand({

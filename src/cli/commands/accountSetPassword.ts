@@ -1,4 +1,4 @@
-import { setPassword } from '../../operator/accounts.js';
+import { setPassword } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountSetPassword = defineCommand({

@@ -1,4 +1,4 @@
-import { setPlan } from '../../operator/accounts.js';
+import { setPlan } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountSetPlan = defineCommand({

@@ -1,4 +1,4 @@
-import { setBlocked } from '../../operator/accounts.js';
+import { setBlocked } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountUnblock = defineCommand({

@@ -1,4 +1,4 @@
-import { createBot } from '../../operator/bots.js';
+import { createBot } from '../../operator/operatorBots.js';
 import { defineCommand } from '../command.js';
 
 export const botCreate = defineCommand({

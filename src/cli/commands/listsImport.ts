@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { createFieldCipher } from '../../lists/encryption/cipher.js';
 import { createListsContext } from '../../lists/context.js';
-import { findAnyLiveList } from '../../lists/schemas/repository.js';
+import { findAnyLiveList } from '../../lists/schemas/listSchemaRepository.js';
 import { ImportKeyError, importItems } from '../../lists/transfer/importItems.js';
 import { csvRecords, ndjsonRecords } from '../../lists/transfer/recordSources.js';
 import { OperatorError } from '../../operator/operatorError.js';

@@ -1,4 +1,4 @@
-import { addProjectMember } from '../../operator/projects.js';
+import { addProjectMember } from '../../operator/operatorProjects.js';
 import { defineCommand } from '../command.js';
 
 export const projectAddMember = defineCommand({

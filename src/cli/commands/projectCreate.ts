@@ -1,4 +1,4 @@
-import { createProject } from '../../operator/projects.js';
+import { createProject } from '../../operator/operatorProjects.js';
 import { defineCommand } from '../command.js';
 
 export const projectCreate = defineCommand({

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { fieldExpression, operandParameter } from './columns.js';
 import type { Condition, ItemQuery, Sort } from './query.js';
 

@@ -1,8 +1,8 @@
 import { isBlank } from '../../shared/paramTypes.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
+import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
 import type { Operator } from '../field-types/fieldType.js';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { checkPattern, splitOperator } from './operators.js';
 import type { Condition } from './query.js';
 

@@ -1,7 +1,7 @@
 import { isBlank } from '../../shared/paramTypes.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors } from '../../shared/errors.js';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { domainErrors } from '../../shared/domainErrors.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { DEFAULT_SORT, type Direction, type Sort } from './query.js';
 
 const invalid = (message: string) => domainErrors.invalid('order_by', `The order_by ${message}.`);

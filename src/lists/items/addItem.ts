@@ -1,10 +1,10 @@
 import { uuidv7 } from 'uuidv7';
-import { domainErrors } from '../../shared/errors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { requireOwnList } from '../listAccess.js';
-import { presentItem } from './presenter.js';
+import { presentItem } from './listItemPresenter.js';
 import { checkReferences } from './references.js';
 import { FieldsChanged, insertItemRow } from './itemRows.js';
 import type { ItemRow } from './foundItem.js';

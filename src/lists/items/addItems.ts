@@ -1,13 +1,13 @@
 import { uuidv7 } from 'uuidv7';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, ValidationError } from '../../shared/errors.js';
+import { domainErrors, ValidationError } from '../../shared/domainErrors.js';
 import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from './batchErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import { insertItemRows, type NewItemRow } from './batchRows.js';
 import { FieldsChanged } from './itemRows.js';
-import { presentItem } from './presenter.js';
+import { presentItem } from './listItemPresenter.js';
 import { referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData, type FieldValues } from './validateData.js';

@@ -1,4 +1,4 @@
-import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
+import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
 import { FOREIGN_REFERENCE, type ReferenceProblems } from './references.js';
 
 /** A failing item of a batch that is not all-or-nothing. */

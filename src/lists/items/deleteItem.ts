@@ -1,4 +1,4 @@
-import { domainErrors } from '../../shared/errors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnItem } from './itemLookup.js';
 import { deleteItemRow } from './itemRows.js';

@@ -1,4 +1,4 @@
-import { domainErrors } from '../../shared/errors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import type { ItemContext } from '../context.js';
 import { OTHER_ACCOUNTS_LIST } from '../listAccess.js';
 import type { FoundItem } from './foundItem.js';

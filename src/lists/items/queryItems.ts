@@ -1,4 +1,4 @@
-import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
 import { JsonText, stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
@@ -10,7 +10,7 @@ import type { ItemQuery } from '../filters/query.js';
 import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey, type CachedPage } from './readCache.js';
 import { requireOwnList } from '../listAccess.js';
-import { presentItem } from './presenter.js';
+import { presentItem } from './listItemPresenter.js';
 import { countWhere, selectPage } from './pageQueries.js';
 
 export interface ItemQueryInput {

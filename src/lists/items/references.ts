@@ -4,8 +4,8 @@ import type { Database } from '../../infra/db/client.js';
 import { bots } from '../../infra/db/schema/bots.js';
 import { contacts } from '../../infra/db/schema/contacts.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import type { FieldValues } from './validateData.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { type SlotColumn, isSlotColumn } from '../slots.js';
 import type { FieldValues } from './validateData.js';
 

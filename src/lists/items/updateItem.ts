@@ -1,7 +1,7 @@
-import { domainErrors } from '../../shared/errors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
-import { presentItem } from './presenter.js';
+import { presentItem } from './listItemPresenter.js';
 import { requireOwnItem } from './itemLookup.js';
 import { checkReferences } from './references.js';
 import { updateItemRow } from './itemRows.js';

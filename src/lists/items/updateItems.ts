@@ -1,11 +1,11 @@
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, ValidationError } from '../../shared/errors.js';
+import { domainErrors, ValidationError } from '../../shared/domainErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import type { ItemRow } from './foundItem.js';
 import { findItemRows, updateItemRows, type ChangedItemRow } from './batchRows.js';
-import { presentItem } from './presenter.js';
+import { presentItem } from './listItemPresenter.js';
 import { referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData, type FieldValues } from './validateData.js';

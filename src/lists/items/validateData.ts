@@ -1,7 +1,7 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
+import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
 import type { StoredValue } from '../field-types/fieldType.js';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 
 /** `add` checks required fields; `update` validates only what was sent (addListItem, updateListItem). */
 export type WriteMode = 'add' | 'update';

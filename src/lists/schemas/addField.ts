@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Caller } from '../../admission/caller.js';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, type ValidationErrors } from '../../shared/errors.js';
+import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
 import { idParam } from '../../shared/paramTypes.js';
 import type { ListsContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';

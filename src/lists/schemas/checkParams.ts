@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/errors.js';
+import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
 import { validateParams } from '../../shared/validate.js';
 
 /**

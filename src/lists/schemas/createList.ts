@@ -2,12 +2,12 @@ import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
 import type { Caller } from '../../admission/caller.js';
 import type { Database } from '../../infra/db/client.js';
-import { domainErrors } from '../../shared/errors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import { assignSlots } from '../slots.js';
 import { checkParams, throwIfInvalid } from './checkParams.js';
 import { createTargetParams, findCreateTarget } from './createTarget.js';
 import { fieldList, flag, requiredText } from './fieldDefinition.js';
-import { insertList, MAX_LISTS_PER_PROJECT } from './repository.js';
+import { insertList, MAX_LISTS_PER_PROJECT } from './listSchemaRepository.js';
 
 /** createListSchema's parameters other than where the list goes. */
 export const newListParams = z.object({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../../infra/db/client.js';
-import type { ValidationErrors } from '../../shared/errors.js';
+import type { ValidationErrors } from '../../shared/domainErrors.js';
 import {
   BLANK_IS_UNSENT,
   IGNORED_WHEN,
@@ -10,7 +10,7 @@ import {
   sentJsonSchema,
 } from '../../shared/paramTypes.js';
 import { ALWAYS } from './fieldDefinition.js';
-import { findBot, findOwnBot, findProject } from './repository.js';
+import { findBot, findOwnBot, findProject } from './listSchemaRepository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const given = (v: unknown) => v !== undefined && !isBlank(v);

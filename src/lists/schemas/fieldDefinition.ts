@@ -6,7 +6,7 @@ import {
   boolParam,
   oneOrMany,
 } from '../../shared/paramTypes.js';
-import { FIELD_TYPES } from '../field-types/registry.js';
+import { FIELD_TYPES } from '../field-types/fieldTypeRegistry.js';
 import { isStorableText } from '../field-types/text.js';
 import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
 import { RESERVED_SLUGS, SLUG_PATTERN } from './reservedSlugs.js';

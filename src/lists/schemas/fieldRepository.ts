@@ -5,7 +5,7 @@ import { allocateSlot } from '../slots.js';
 import type { NewField } from './fieldDefinition.js';
 import { nextVersion } from '../listVersion.js';
 import { recordListChange } from '../../changes/recordLists.js';
-import { isOwnLiveList } from './repository.js';
+import { isOwnLiveList } from './listSchemaRepository.js';
 
 /** Fields a list may reach through addListSchemaField (only creation is capped at 30). */
 export const MAX_FIELDS_PER_LIST = 200;

@@ -10,7 +10,7 @@ import type { ItemQuery, Sort } from '../filters/query.js';
 import { collectErrors } from '../items/queryItems.js';
 import type { ListsContext } from '../context.js';
 import { toItemRow, type StoredItemRow } from '../items/foundItem.js';
-import { presentItem } from '../items/presenter.js';
+import { presentItem } from '../items/listItemPresenter.js';
 
 /** Records fetched at a time. */
 const PAGE = 2000;

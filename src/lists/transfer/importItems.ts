@@ -4,7 +4,7 @@ import type { Caller } from '../../admission/caller.js';
 import { queryRows } from '../../infra/db/client.js';
 import type { ListSchemaRow, StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
-import type { ValidationErrors } from '../../shared/errors.js';
+import type { ValidationErrors } from '../../shared/domainErrors.js';
 import type { ItemContext, ListsContext } from '../context.js';
 import { addItems } from '../items/addItems.js';
 import { updateItems } from '../items/updateItems.js';

@@ -1,4 +1,4 @@
-import { setBlocked, setPlan } from '../../../src/operator/accounts.js';
+import { setBlocked, setPlan } from '../../../src/operator/operatorAccounts.js';
 import { call } from '../../helpers/call.js';
 import { createBot, makeInvitedProject, makeTenant, type Tenant } from '../../helpers/factories.js';
 import type { TestApp } from '../../helpers/testApp.js';

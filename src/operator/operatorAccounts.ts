@@ -1,7 +1,7 @@
 import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
-import { sqlState, UNIQUE_VIOLATION } from '../infra/db/errors.js';
+import { sqlState, UNIQUE_VIOLATION } from '../infra/db/databaseErrors.js';
 import { accounts } from '../infra/db/schema/index.js';
 import { generateApiKey, hashApiKey } from '../admission/apiKeys.js';
 import { OperatorError } from './operatorError.js';

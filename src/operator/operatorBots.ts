@@ -1,6 +1,6 @@
 import type { Database } from '../infra/db/client.js';
 import { bots } from '../infra/db/schema/index.js';
-import { requireProject } from './projects.js';
+import { requireProject } from './operatorProjects.js';
 
 export async function createBot(db: Database, projectUuid: string, name?: string) {
   const project = await requireProject(db, projectUuid);

@@ -1,7 +1,7 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { OrderedObject } from '../../shared/orderedJson.js';
 import type { FieldCipher } from '../encryption/cipher.js';
-import { fieldTypeOf } from '../field-types/registry.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import type { ItemRow } from './foundItem.js';
 
 /** The stored value of a field, decrypted when it was sealed. */

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { contactsAsJson } from './contactJson.js';
-import type { ContactFilters } from './params.js';
-import type { StoredContact } from './presenter.js';
+import type { ContactFilters } from './contactParams.js';
+import type { StoredContact } from './contactPresenter.js';
 
 type Db = Pick<Database, 'execute'>;
 

@@ -2,7 +2,7 @@ import type { Config } from '../config.js';
 import { ConfigError } from '../config.js';
 import type { DatabaseHandle } from '../infra/db/client.js';
 import { EmbeddedDatabaseBusyError } from '../infra/db/embeddedLock.js';
-import { isDatabaseUnavailable } from '../infra/db/errors.js';
+import { isDatabaseUnavailable } from '../infra/db/databaseErrors.js';
 import { openMigratedDatabase } from '../infra/db/open.js';
 import { createLogger } from '../logger.js';
 import { OperatorError } from '../operator/operatorError.js';
@@ -19,7 +19,7 @@ import {
   formatOverview,
   formatWarning,
 } from './output.js';
-import { commands, findCommand } from './registry.js';
+import { commands, findCommand } from './commandRegistry.js';
 
 /** Exit codes (README "Operator CLI"): scripts can tell a typo from an outage. */
 const EXIT = { ok: 0, failed: 1, usage: 2, unavailable: 69, config: 78 } as const;

@@ -1,6 +1,6 @@
 /**
  * The errors the domain (lists, contacts, parameters) raises. They say what went wrong in the
- * domain's terms; `http/errors.ts` alone decides which status and body each one gets.
+ * domain's terms; `http/httpErrors.ts` alone decides which status and body each one gets.
  */
 export type ValidationErrors = Record<string, string[]>;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * The error bodies, one per status. They describe what `src/http/errors.ts` builds;
+ * The error bodies, one per status. They describe what `src/http/httpErrors.ts` builds;
  * a test checks every factory there against these.
  */
 const ValidationErrors = z

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
-import { sqlState, UNIQUE_VIOLATION } from '../infra/db/errors.js';
+import { sqlState, UNIQUE_VIOLATION } from '../infra/db/databaseErrors.js';
 import { accounts, projectMembers, projects } from '../infra/db/schema/index.js';
 import { OperatorError } from './operatorError.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { CHANGE_TYPES } from '../../changes/changeTypes.js';
-import { Contact } from './contacts.js';
-import { ListItem } from './listItems.js';
-import { ListSchema } from './listSchemas.js';
+import { Contact } from './contactResponses.js';
+import { ListItem } from './listItemResponses.js';
+import { ListSchema } from './listSchemaResponses.js';
 
 /** One change of the feed (getChanges). */
 export const Change = z.object({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FIELD_TYPES } from '../../lists/field-types/registry.js';
+import { FIELD_TYPES } from '../../lists/field-types/fieldTypeRegistry.js';
 
 /** The field shape. Loose: "account-created fields may carry additional keys". */
 export const FieldDefinition = z.looseObject({

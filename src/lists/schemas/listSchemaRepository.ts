@@ -2,7 +2,7 @@ import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-
 import type { Database } from '../../infra/db/client.js';
 import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 import { recordListChange } from '../../changes/recordLists.js';
-import { domainErrors } from '../../shared/errors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 
 /** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;

@@ -6,11 +6,11 @@ import {
   ListCapReachedError,
   NotFoundError,
   ValidationError,
-} from '../shared/errors.js';
+} from '../shared/domainErrors.js';
 
 /**
  * The error catalog: one factory per error shape of the error rules. The pipeline throws these, the
- * domain throws DomainErrors (shared/errors.ts) that `fromDomainError` turns into these, and
+ * domain throws DomainErrors (shared/domainErrors.ts) that `fromDomainError` turns into these, and
  * `errorHandler.ts` is the only place that turns either into a response.
  */
 export class ApiError extends Error {
