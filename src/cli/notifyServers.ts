@@ -2,7 +2,8 @@ import { publishAccountChanged } from '../admission/invalidation.js';
 
 /**
  * Tells running servers that an account changed, so their key caches drop it at once
- * (contract: the old key answers 401 at once, on every instance).
+ * (an old key must answer 401 at once, on every instance: docs/api-conventions.md, "Key
+ * changes apply on the very next request, on every instance").
  *
  * A one-shot connection that gives up quickly: if Redis cannot be reached the change
  * still stands (it is in Postgres), and a server only caches keys while its own Redis

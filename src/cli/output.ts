@@ -17,7 +17,7 @@ export function formatHuman(command: Command, result: CommandResult): string {
   return [command.title, ...lines, ''].join('\n');
 }
 
-/** The one stderr line of a failure (contract: "stderr says why in one line"). */
+/** The one stderr line of a failure, so a script reads why in one line (docs/operations.md). */
 export function formatError(message: string): string {
   return `listkeeper: error: ${message.replace(/\s*\n\s*/g, ' ')}\n`;
 }

@@ -3,7 +3,7 @@ const WIDTH = 30;
 const LOG_EVERY_MS = 5000;
 
 /**
- * The progress bar on stderr (contract: stdout stays the result). On a terminal it is
+ * The progress bar on stderr, so stdout holds the result alone. On a terminal it is
  * redrawn in place; anywhere else it is a line every few seconds. Failures are printed one
  * per line above it.
  */

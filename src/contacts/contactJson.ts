@@ -5,8 +5,8 @@ import { CONTACT_KEYS, jsonObjectSql, VARIABLE_KEYS } from './contactShape.js';
  * A contact rendered as JSON text by Postgres, byte for byte what
  * `JSON.stringify(presentContact(row))` writes: both are built from contactShape.ts, and a
  * test compares them on every messenger and awkward text. A listing page of 1000 contacts
- * is then one text column per row: no row objects, presenting or serializing in Node,
- * which took two thirds of an export's time (docs/benchmarks.md, scenario g).
+ * is then one text column per row: no row objects, presenting or serializing in Node, which
+ * would otherwise be most of an export's time (docs/benchmarks.md, scenario g).
  */
 const contactJson = jsonObjectSql(CONTACT_KEYS);
 const variableJson = jsonObjectSql(VARIABLE_KEYS);
@@ -17,10 +17,10 @@ const utmEntry = sql`to_json(v.name)::text || ':' || coalesce(to_json(v.value)::
 /**
  * `id` and `json` of `ownerId`'s contacts whose ids `ids` selects, in ascending id: each
  * contact joined to its variables and aggregated in one pass. Every plan of this is linear
- * in the contacts: the variables are reached by their `(owner_id, contact_id)` index. An
- * earlier form aggregated the variables first and joined the aggregate; on tables without
- * statistics (a fresh account, an import's own uncommitted rows) Postgres planned that as
- * a nested loop that re-aggregated every variable once per contact: 5 s for 2,000 contacts.
+ * in the contacts: the variables are reached by their `(owner_id, contact_id)` index.
+ * Aggregating the variables first and joining the aggregate is not: on tables without
+ * statistics (a fresh account, an import's own uncommitted rows) Postgres may plan it as a
+ * nested loop that aggregates every variable again for each contact (docs/contacts.md).
  */
 export function contactsAsJson(ownerId: number, ids: SQL): SQL {
   return sql`WITH ids AS (${ids})

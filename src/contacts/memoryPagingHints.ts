@@ -11,9 +11,9 @@ interface Entry {
 const MAX_LISTINGS = 1000;
 
 /**
- * Paging hints in process memory, for runs without REDIS_URL (contract: in-process
- * equivalents). Correct with several instances too, since keys carry the Postgres-kept
- * version; each instance just remembers only its own pages.
+ * Paging hints in process memory, for runs without REDIS_URL (whatever Redis keeps has an
+ * in-process stand-in: README, REDIS_URL). Correct with several instances too, since keys
+ * carry the Postgres-kept version; each instance just remembers only its own pages.
  */
 export class MemoryPagingHints implements PagingHints {
   private readonly entries = new Map<string, Entry>();

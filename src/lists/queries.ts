@@ -7,8 +7,8 @@ import type { FoundItem } from './items/foundItem.js';
 
 /**
  * The fixed queries every list or list item request starts with, prepared once per
- * database at start-up: named statements serve 1.4–1.6× the requests of unnamed ones, and
- * building a drizzle query per request costs as much CPU as running it (docs/records.md).
+ * database at start-up: a named statement is parsed and planned once per connection, and no
+ * drizzle query is built per request (docs/records.md).
  */
 export interface ListQueries {
   /** `ownerId`'s list that exists and is not deleted */

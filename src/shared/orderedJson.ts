@@ -73,9 +73,9 @@ export function stringifyJson(value: unknown): string {
 
 /**
  * The app's reply serializer: stringifyJson, except that an answer written here goes out as
- * one Buffer, each piece copied once. A page of 1,000 contacts as JsonText is 340 KB: joined
- * into a string, V8 builds it slowly and Node then scans it for its length and encodes it
- * again to send it (4.9 ms a page, against 0.3 ms this way; docs/benchmarks.md).
+ * one Buffer, each piece copied once. A large page of JsonText joined into one string is slow
+ * for V8 to build, and Node then scans it for its length and encodes it again to send it
+ * (what this saves: docs/benchmarks.md, "Serializing, hashing and start-up").
  */
 export function serializeReply(value: unknown): string | Buffer {
   return stringifyNatively(value) ?? utf8(pieces(value));

@@ -11,7 +11,7 @@ import { makeList, type TestList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
- * The plans Postgres picks for the page query the service sends (design: record-storage.md).
+ * The plans Postgres picks for the page query the service sends (docs/records.md).
  * Plans depend on statistics, so the list is big enough (20,000 records among 60,000 rows)
  * and analyzed, as a live table is by autovacuum.
  */

@@ -2,8 +2,9 @@ import type { Redis } from 'ioredis';
 import { decide, WINDOW_MS, windowStart, type RateDecision, type RateLimiter } from './limiter.js';
 
 /**
- * One atomic round trip (design: a Lua script beat MULTI/EXEC by 1.7×): count the hit,
- * give the window key its expiry on the first hit, return the count and time left.
+ * One atomic round trip: count the hit, give the window key its expiry on the first hit,
+ * return the count and time left. A script, not MULTI/EXEC: only the script can set the
+ * expiry depending on the count it has just read, and Redis runs it as one command.
  */
 const HIT_SCRIPT = `
 local count = redis.call('INCR', KEYS[1])

@@ -40,7 +40,7 @@ export function connectPostgres(
   const named = options.preparedStatements ?? true;
   const pool = new pg.Pool({
     connectionString: url,
-    // A pool of 10 beat 20 on two cores (docs/records.md).
+    // More connections than a small machine has cores only queue inside Postgres.
     max: options.max ?? 10,
     // Nothing waits forever: a dead server fails fast and the request gets 503.
     connectionTimeoutMillis: 2000,
@@ -91,7 +91,7 @@ export async function openEmbedded(dataDir: string): Promise<DatabaseHandle & { 
   const dir = path.resolve(dataDir, 'pgdata');
   mkdirSync(dir, { recursive: true });
   // Loaded only in embedded mode: it is a large module, and a server on Postgres never needs
-  // it (about 90 ms of every cold start: importing the app 670 → 580 ms).
+  // it, so it stays out of that server's cold start (docs/benchmarks.md).
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle: drizzlePglite } = await import('drizzle-orm/pglite');
   const pglite = await PGlite.create(dir, {

@@ -5,8 +5,8 @@ import { queryRows, type Database } from './client.js';
  * Embedded PGlite has no autovacuum, and its activity statistics count no modifications, so
  * the planner's statistics of a table stay what the last ANALYZE saw while the table grows.
  * Without them it costs a lookup by a record's id in a large list as if the list were tiny,
- * and may walk a whole list's index instead of the primary key (150 ms instead of 0.1 ms per
- * update at 1M records, seen on Postgres with the statistics deleted). So the background loop
+ * and may walk a whole list's index instead of the primary key, so an update's cost grows
+ * with the list (test/integration/itemWritePlans.test.ts shows it). So the background loop
  * analyses again every table that has at least doubled in size since its last ANALYZE and
  * grown by 1 MB or more: a handful of times over a table's life, each a sample of 30,000
  * rows. Returns the tables analysed.

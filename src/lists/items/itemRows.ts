@@ -95,8 +95,8 @@ export async function updateItemRow(
   // The guard is also the list's version bump: one statement, one snapshot. The record is
   // found by its primary key alone: with its list in the condition too (or its list looked up
   // from it here), a planner whose statistics do not know the list yet, as after a large
-  // import, walked the owner's or the list's (owner, list, …) index instead (16 ms at 50,000
-  // records, growing with the list; 1.4 ms by the key; test/integration/itemWritePlans.test.ts).
+  // import, walked the owner's or the list's (owner, list, …) index instead, at a cost that
+  // grows with the list (test/integration/itemWritePlans.test.ts checks the plan).
   const [row] = await queryRows<StoredItemRow>(
     db,
     sql`with bumped as (

@@ -6,18 +6,18 @@ import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 
 /**
  * Below this offset an unfiltered page reads its rows in one pass instead of the deferred
- * join: half the planning (one relation, not two) and no second index probe per row. Page 1
- * of a 300k list went 2,500 → 5,600 statements/s; the deferred join catches up near offset
- * 1,000, where the rows skipped by OFFSET cost a heap visit each (docs/records.md).
+ * join: half the planning (one relation, not two) and no second index probe per row. Deeper,
+ * the deferred join wins: a one-pass read visits the heap for every row OFFSET skips (where
+ * the two meet: docs/records.md).
  */
 const DIRECT_MAX_OFFSET = 500;
 
 /**
  * The page of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids
- * alone (index-only where an index serves the order), then fetches just the page's rows
- * (design: 483 ms → 50 ms for the last page of a 1M list). A filtered page always takes it:
- * its inner query may filter on an index's included columns without visiting the heap,
- * which a one-pass read cannot. (Exported so a test can read its plan.)
+ * alone (index-only where an index serves the order), then fetches just the page's rows, so
+ * a deep page passes over index entries, not rows (docs/records.md). A filtered page always
+ * takes it: its inner query may filter on an index's included columns without visiting the
+ * heap, which a one-pass read cannot. (Exported so a test can read its plan.)
  */
 export function pageQuery(
   ownerId: number,
@@ -28,7 +28,7 @@ export function pageQuery(
   filtered: boolean,
 ): SQL {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
-  // builder's per-request cost was a tenth of the request (bench: docs/benchmarks.md).
+  // builder would build the same query again on every request.
   if (!filtered && offset < DIRECT_MAX_OFFSET) {
     return sql`select id, data, created_at, updated_at from ${listItems}
       where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;

@@ -86,7 +86,7 @@ export async function queryItems(
 
 /**
  * The page's records as answered: remembered, or selected, presented and remembered as
- * CachedPage says (presenting and serializing 50 records was most of a repeated read).
+ * CachedPage says (presenting and serializing the records is most of a repeated read).
  */
 async function pageItems(
   ctx: ItemContext,

@@ -62,8 +62,8 @@ export const listItems = pgTable(
       .on(t.ownerId, t.schemaId, t.t3, t.id)
       .where(sql`${t.t3} is not null`),
     // Narrow twins of the text slot indexes for filtered totals: equal keys share one entry
-    // (B-tree deduplication, which INCLUDE rules out), so counting half of a 1M-record list
-    // reads 7 MB instead of 162 MB (docs/records.md).
+    // (B-tree deduplication, which INCLUDE rules out), so counting a large share of a list
+    // reads a far smaller index (docs/records.md).
     ...(['t1', 't2', 't3'] as const).map((slot) => countIndex(t, slot)),
     index('list_items_n1_idx')
       .on(t.ownerId, t.schemaId, t.n1, t.id)
@@ -82,10 +82,10 @@ export const listItems = pgTable(
       .where(sql`${t.d2} is not null`),
     // Narrow twins of the number and date slot indexes, for filtered totals (migration 0013):
     // without the 36-character record id an entry is about half as wide, and dates with
-    // repeated values share one entry (numeric cannot be deduplicated). A range over half of
-    // a 1M-record list was counted from the wide index — or, once that index outgrew the
-    // table's cost, by a parallel scan of the table — at 10 req/s; from these at 13
-    // (docs/records.md). Each costs every insert with a value in that slot one more entry.
+    // repeated values share one entry (numeric cannot be deduplicated). Without them a range
+    // over a large share of a list is counted from the wide index, or, once that index costs
+    // more than the table, by a parallel scan of the whole table (docs/records.md). Each costs
+    // every insert with a value in that slot one more entry.
     ...(['n1', 'n2', 'n3', 'd1', 'd2'] as const).map((slot) => countIndex(t, slot)),
   ],
 );

@@ -22,7 +22,7 @@ export interface StoredField {
   is_required: boolean;
   is_hidden: boolean;
   is_encryptable: boolean;
-  /** typed slot column holding this field's value in list_items (design: record-storage.md), if any */
+  /** typed slot column holding this field's value in list_items (docs/records.md), if any */
   slot?: string;
 }
 
