@@ -137,7 +137,8 @@ describe('build freshness (no compilation on the command path)', { timeout: 120_
     expect(start, start.stderr).toMatchObject({ code: 0, stdout: 'server 1\n' });
     const migrate = await npm('migrate');
     expect(migrate, migrate.stderr).toMatchObject({ code: 0, stdout: 'migrated\n' });
-    // the contract: `npm run --silent cli -- … --json` prints the CLI's stdout and nothing else
+    // `npm run --silent cli -- … --json` prints the CLI's stdout and nothing else
+    // (docs/operations.md, "Output")
     const cli = await npm('cli', '--', ...CLI_ARGS);
     expect(cli, cli.stderr).toMatchObject({ code: 0, stdout: CLI_OUT, stderr: '' });
     const bin = await exec(process.execPath, ['bin/listkeeper.js', ...CLI_ARGS]);

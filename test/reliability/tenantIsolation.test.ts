@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * The tenant isolation matrix. The caller A owns a project; B is another
  * account; A is only a team member of one of B's projects ("invited", which the API conventions excludes
  * just like a foreign one). Every method × every ID parameter × {own, foreign, invited,
- * missing, deleted} must answer exactly the spec's status, and no answer to A may carry a
+ * missing, deleted} must answer exactly the documented status (docs/api.md), and no answer to A may carry a
  * byte of B's data (canary strings).
  */
 let t: TestApp;

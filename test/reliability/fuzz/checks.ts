@@ -2,7 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { FuzzRequest } from './request.js';
 
 /**
- * What the spec allows each method to answer (the methods, the authentication rules, the error rules) besides the statuses every
+ * What the documentation allows each method to answer (docs/api.md, docs/api-conventions.md) besides the statuses every
  * method shares: 401/402/403 from authentication (the authentication rules), 429 (the limits), and 400 / 413 for
  * an unreadable or oversized request (docs/decisions.md).
  */
@@ -59,7 +59,7 @@ const isStrArray = (v: unknown) =>
   Array.isArray(v) && v.length > 0 && v.every((s) => typeof s === 'string');
 const keysWithin = (o: Json, allowed: string[]) => Object.keys(o).every((k) => allowed.includes(k));
 
-/** Every problem with one answer; an empty list means it is what the spec allows. */
+/** Every problem with one answer; an empty list means it is what the documentation allows. */
 export function problemsWith(
   r: FuzzRequest,
   res: LightMyRequestResponse,

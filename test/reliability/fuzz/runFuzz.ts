@@ -33,7 +33,7 @@ function describeRequest(r: FuzzRequest): string {
 }
 
 /**
- * Sends FUZZ_RUNS generated requests to `method` and throws on the first answer the spec
+ * Sends FUZZ_RUNS generated requests to `method` and throws on the first answer the documentation
  * does not allow: a 5xx, a status outside the method's list, a body outside the error rules's shapes,
  * a stack trace, SQL or a path in a body, or a changed global prototype.
  */
