@@ -16,7 +16,7 @@ export interface Pgbouncer {
   stop(): Promise<void>;
 }
 
-/** Also the bench's (bench/pgbouncer.ts): `target` is the Postgres server it pools for. */
+/** Also the bench's (bench/scenarios/pgbouncer.ts): `target` is the Postgres server it pools for. */
 export async function startPgbouncer({
   poolSize = 4,
   target: targetUrl = TEST_POSTGRES_URL,

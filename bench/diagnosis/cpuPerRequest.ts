@@ -1,0 +1,87 @@
+/**
+ * Where one request's CPU goes: the server (`node dist/main.js`), Postgres and Redis, in µs of
+ * CPU per request, read from /proc before and after a fixed-duration autocannon run against
+ * one API URL of the bench data set. Throughput on a small shared machine drifts between runs
+ * of a few seconds; CPU per request moves much less, so it is the figure to compare before
+ * and after a change to the request path.
+ *
+ *   npm run build && npx tsx bench/diagnosis/cpuPerRequest.ts '/api/v1/getListSchema?schema_id=…'
+ * Uses the `lk_bench` database built by `npm run bench` (its API key) and Redis database 7.
+ */
+import { readdirSync } from 'node:fs';
+import os from 'node:os';
+import autocannon from 'autocannon';
+import { benchArgs } from '../lib/args.js';
+import { apiPath, benchServerEnv } from '../lib/diagnosisEnv.js';
+import { cpuTicks, TICKS_PER_SECOND } from '../lib/procfs.js';
+import { startServer } from '../lib/serverProcess.js';
+
+const args = benchArgs({
+  usage: 'npx tsx bench/diagnosis/cpuPerRequest.ts <API path with query> [options]',
+  about:
+    'µs of CPU per request of the server, Postgres, Redis and the load generator on one API path\n(the `lk_bench` data set of `npm run bench`; `npm run build` first).',
+  positionals: '<API path with query>',
+  flags: { profile: 'run the server under node --cpu-prof, the profile into the temp directory' },
+  options: {
+    seconds: 'N  seconds measured, after 3 s of warm-up (default 8)',
+    connections: 'N  load connections (default 10)',
+    rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',
+    auth: 'on|off|script  the auth + limiter variants of bench/servers/variantServer.ts instead\n      of dist/main.js (needs `npx tsc -p tsconfig.bench.json`)',
+  },
+});
+const path = apiPath(args.positionals);
+
+/** utime + stime ticks of every process, by pid, with its command name */
+function snapshot(): Map<string, { comm: string; ticks: number }> {
+  const out = new Map<string, { comm: string; ticks: number }>();
+  for (const pid of readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      out.set(pid, cpuTicks(pid));
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return out;
+}
+
+const { apiKey, env } = await benchServerEnv();
+const auth = args.text('auth');
+const server = await startServer({
+  args: [
+    ...(args.flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${os.tmpdir()}`] : []),
+    ...(auth ? ['dist-bench/bench/servers/variantServer.js', '--auth', auth] : ['dist/main.js']),
+  ],
+  env,
+  port: 20_900,
+});
+const run = (seconds: number) =>
+  autocannon({
+    url: `${server.url}${path}`,
+    connections: args.number('connections', 10),
+    duration: seconds,
+    ...(args.text('rate') !== undefined ? { overallRate: args.number('rate', 0) } : {}),
+    headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+  });
+try {
+  await run(3); // warm-up: JIT, prepared statements, pool
+  const before = snapshot();
+  const result = await run(args.number('seconds', 8));
+  const after = snapshot();
+  const ok = result.requests.total - result.non2xx;
+  const perRequest = new Map<string, number>();
+  for (const [pid, now] of after) {
+    const name = pid === String(server.pid) ? 'server' : now.comm.replace(/\d+$/, '');
+    const used = now.ticks - (before.get(pid)?.ticks ?? 0);
+    if (used > 0) perRequest.set(name, (perRequest.get(name) ?? 0) + used);
+  }
+  console.log(
+    `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, ${result.non2xx} non-2xx`,
+  );
+  for (const [name, ticks] of [...perRequest].sort((a, b) => b[1] - a[1]).slice(0, 5)) {
+    console.log(
+      `  ${((ticks / TICKS_PER_SECOND / ok) * 1e6).toFixed(0).padStart(6)} µs CPU/request  ${name}`,
+    );
+  }
+} finally {
+  await server.stop();
+}

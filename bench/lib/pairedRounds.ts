@@ -1,0 +1,40 @@
+import type { LoadResult } from './load.js';
+import { median, medianRound } from './stats.js';
+
+export interface PairedResult {
+  /** each side's median round, whole (its p50 and p99 with it) */
+  a: LoadResult;
+  b: LoadResult;
+  /** the median of the per-round throughput ratios B/A */
+  ratio: number;
+  /** every round's ratio, in order */
+  ratios: number[];
+}
+
+/**
+ * Two sides measured in short back-to-back rounds, the order flipping each round, and
+ * compared round by round. On this 2-core VM throughput drifts by a quarter within a minute
+ * (docs/benchmarks.md): sides measured far apart compare the drift, not the sides, while the
+ * two halves of one round see nearly the same machine.
+ */
+export async function pairedRounds(
+  rounds: number,
+  a: () => Promise<LoadResult>,
+  b: () => Promise<LoadResult>,
+  onRound?: (round: number, a: LoadResult, b: LoadResult) => void,
+): Promise<PairedResult> {
+  const as: LoadResult[] = [];
+  const bs: LoadResult[] = [];
+  for (let round = 0; round < rounds; round++) {
+    if (round % 2 === 0) {
+      as.push(await a());
+      bs.push(await b());
+    } else {
+      bs.push(await b());
+      as.push(await a());
+    }
+    onRound?.(round, as[round]!, bs[round]!);
+  }
+  const ratios = as.map((x, n) => bs[n]!.rps / x.rps);
+  return { a: medianRound(as), b: medianRound(bs), ratio: median(ratios), ratios };
+}

@@ -1,0 +1,106 @@
+/**
+ * The service under test as a real process: `node dist/main.js` (built first), its peak RSS
+ * from /proc, and the time from spawn to the first `/readyz` 200.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { ENCRYPTION_KEY } from './dataset.js';
+import { peakRssMb } from './procfs.js';
+
+/** Redis database 7 of REDIS_URL's server (default redis://127.0.0.1:6379): the bench's own. */
+export const BENCH_REDIS_URL = `${(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/7`;
+
+/** The environment the service runs with under the bench, on the database at `databaseUrl`. */
+export function benchServiceEnv(databaseUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: BENCH_REDIS_URL,
+    ENCRYPTION_KEY,
+    // high enough never to refuse, so the limiter runs on every request without capping
+    RATE_LIMIT_PER_MINUTE: '1000000000',
+    LOG_LEVEL: 'warn',
+    // Scenarios a–i repeat one request against a raw replay of its SQL: a remembered answer
+    // would replay one query. They measure the path that counts and pages; the sweep
+    // (lib/sweepBench.ts) measures the read cache on its own.
+    LIST_CACHE_ROWS: '0',
+  };
+}
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  /** ms from spawn to the first /readyz 200 */
+  readyMs: number;
+  /** VmHWM in MB since the last reset */
+  peakRssMb(): number;
+  /** starts a new peak-RSS window (Linux: `5` in /proc/<pid>/clear_refs) */
+  resetPeak(): void;
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** the command after `node`, default dist/main.js */
+  args?: string[];
+  env: Record<string, string>;
+  port: number;
+}
+
+export async function startServer({ args = ['dist/main.js'], env, port }: ServerOptions) {
+  const started = process.hrtime.bigint();
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString()).slice(-4000);
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited during start: ${stderr}`);
+    const ok = await fetch(`${url}/readyz`)
+      .then((r) => r.status === 200)
+      .catch(() => false);
+    if (ok) break;
+    if (Number(process.hrtime.bigint() - started) > 30e9) {
+      child.kill('SIGKILL');
+      throw new Error(`server not ready after 30 s: ${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  const readyMs = Number(process.hrtime.bigint() - started) / 1e6;
+  const pid = child.pid!;
+  return {
+    url,
+    pid,
+    readyMs,
+    peakRssMb: () => peakRssMb(pid),
+    resetPeak() {
+      try {
+        writeFileSync(`/proc/${pid}/clear_refs`, '5');
+      } catch {
+        // not permitted: the peak then covers the whole run so far (still an upper bound)
+      }
+    },
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 12_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  } satisfies ServerProcess;
+}
+
+/**
+ * Servers started together: all of them, or, when one fails to start, none — the others are
+ * stopped before the failure is thrown, so no server is left holding a port a later part of
+ * the run needs.
+ */
+export async function startServers(starts: Promise<ServerProcess>[]): Promise<ServerProcess[]> {
+  const settled = await Promise.allSettled(starts);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<ServerProcess>).value);
+  await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
+  throw failed.reason;
+}

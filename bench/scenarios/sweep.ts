@@ -1,0 +1,47 @@
+/**
+ * `npm run bench:sweep`: the selectivity sweep on its own (lib/sweepBench.ts says what it
+ * measures). Results: docs/bench/sweep.md and sweep.json; the temp directory with --smoke or
+ * with a part of the sweep (--cases, --selectivities), which is not the sweep docs/bench holds.
+ */
+import { benchArgs } from '../lib/args.js';
+import { runEntry } from '../lib/entry.js';
+import { reportDir } from '../lib/reportFiles.js';
+import { CASES, runSweep, SELECTIVITIES, type Case } from '../lib/sweepBench.js';
+
+const args = benchArgs({
+  usage: 'npm run bench:sweep -- [options]   (or npx tsx bench/scenarios/sweep.ts [options])',
+  about:
+    'getListItems with an exact total at every filter selectivity, against a plain-table twin\nqueried by raw SQL at the same concurrency.',
+  flags: { smoke: 'one tiny list, short points, report in the temp directory' },
+  options: {
+    sizes: 'N,N,…  list sizes (default 10000,100000,1000000; 2000 with --smoke)',
+    seconds: 'N  seconds per point (default 3; 0.5 with --smoke)',
+    cases: `LIST  a part of ${CASES.join(',')} (default all)`,
+    selectivities: `LIST  a part of ${SELECTIVITIES.join(',')} (default all)`,
+    port: 'N  the first of the two servers’ ports (default from the process id)',
+  },
+});
+const smoke = args.flag('smoke');
+const cases = args.list('cases');
+const unknown = cases?.filter((c) => !(CASES as readonly string[]).includes(c)) ?? [];
+if (unknown.length > 0) {
+  throw new Error(`--cases takes ${CASES.join(',')}; not ${unknown.join(',')}`);
+}
+const selectivities = args.list('selectivities')?.map(Number);
+const offTier = selectivities?.filter((x) => !(SELECTIVITIES as readonly number[]).includes(x));
+if (offTier && offTier.length > 0) {
+  throw new Error(`--selectivities takes ${SELECTIVITIES.join(',')}; not ${offTier.join(',')}`);
+}
+const subset = cases !== undefined || selectivities !== undefined;
+runEntry(() =>
+  runSweep({
+    sizes: (args.list('sizes') ?? (smoke ? ['2000'] : ['10000', '100000', '1000000'])).map(Number),
+    seconds: args.number('seconds', smoke ? 0.5 : 3),
+    smoke,
+    port: args.number('port', 22_000 + 8 * (process.pid % 1000)),
+    outDir: reportDir(smoke || subset),
+    log: (line) => console.log(line),
+    cases: cases as Case[] | undefined,
+    selectivities,
+  }),
+);
