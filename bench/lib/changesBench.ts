@@ -4,7 +4,7 @@
  * - write throughput with the feed against without it: addListItem (10 connections) and
  *   addListItems (1000 records a request, 2 connections) on the same server and database,
  *   "without" being a trigger that drops every change row before it is written (so the
- *   service runs the same code; the trigger's own cost, a few µs a row, counts against
+ *   service runs the same code; the trigger's own small cost a row counts against
  *   "without"). Rounds alternate with/without/without/with so a growing list favours
  *   neither side;
  * - bytes per change: the `changes` table and its indexes over its rows, after the writes;

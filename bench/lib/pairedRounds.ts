@@ -13,9 +13,9 @@ export interface PairedResult {
 
 /**
  * Two sides measured in short back-to-back rounds, the order flipping each round, and
- * compared round by round. On this 2-core VM throughput drifts by a quarter within a minute
- * (docs/benchmarks.md): sides measured far apart compare the drift, not the sides, while the
- * two halves of one round see nearly the same machine.
+ * compared round by round. On a small shared machine throughput drifts within a minute (how
+ * far: docs/benchmarks.md, "How it works"): sides measured far apart compare the drift, not
+ * the sides, while the two halves of one round see nearly the same machine.
  */
 export async function pairedRounds(
   rounds: number,

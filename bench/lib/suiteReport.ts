@@ -2,15 +2,13 @@
  * Writes the run's results: results.json (everything), results.md (the tables and the
  * targets, met or missed) and chart.svg (suiteChart.ts).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { format, resolveConfig } from 'prettier';
 import type { Capture } from './capture.js';
 import { chartSvg } from './suiteChart.js';
 import type { DatasetShape } from './dataset.js';
 import type { ExportResult } from './exportScenario.js';
 import type { LoadResult } from './load.js';
 import type { PairedResult } from './pairedRounds.js';
+import { writeReportFiles } from './reportFiles.js';
 import { median } from './stats.js';
 
 export interface Row {
@@ -53,20 +51,12 @@ export interface Report {
 const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : '–');
 const verdict = (ok: boolean) => (ok ? 'met' : '**missed**');
 
-/**
- * Generated files go through prettier with the project's settings, so a run leaves the tree
- * format-clean.
- */
 export async function writeReport(dir: string, report: Report): Promise<void> {
-  mkdirSync(dir, { recursive: true });
-  const write = async (name: string, text: string, parser: string) => {
-    const file = path.join(dir, name);
-    const settings = (await resolveConfig(file)) ?? {};
-    writeFileSync(file, await format(text, { ...settings, parser }));
-  };
-  await write('results.json', JSON.stringify(report), 'json');
-  await write('results.md', markdown(report), 'markdown');
-  writeFileSync(path.join(dir, 'chart.svg'), chartSvg(report.rows));
+  await writeReportFiles(dir, {
+    'results.json': JSON.stringify(report),
+    'results.md': markdown(report),
+    'chart.svg': chartSvg(report.rows),
+  });
 }
 
 function markdown(r: Report): string {

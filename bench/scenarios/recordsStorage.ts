@@ -61,7 +61,7 @@ const FIELDS = assignSlots([
 ]) as StoredField[];
 
 /** The median ms of RUNS calls of `fn`, after two warm-up calls. */
-const median = (fn: () => Promise<unknown>) => medianMs(fn, RUNS);
+const medianOfRuns = (fn: () => Promise<unknown>) => medianMs(fn, RUNS);
 
 async function main() {
   const { url, created } = await benchDatabase(BENCH_SERVER, DB_NAME, REUSE);
@@ -100,20 +100,20 @@ async function main() {
   for (const size of SIZES) {
     const id = lists.ids[size]!;
     const base = { schemaId: id, limit: 50, page: 1, path: 'http://bench/api/v1/getListItems' };
-    const a = await median(() =>
+    const a = await medianOfRuns(() =>
       queryItems(ctx, { ...base, filters: { s: 'v7' }, orderBy: 'n,asc' }),
     );
-    const b = await median(() =>
+    const b = await medianOfRuns(() =>
       queryItems(ctx, { ...base, filters: { n: '>=,99000' }, orderBy: 'created_at' }),
     );
-    const e = await median(() => queryItems(ctx, { ...base, contactId: 7 }));
-    const ja = await median(() =>
+    const e = await medianOfRuns(() => queryItems(ctx, { ...base, contactId: 7 }));
+    const ja = await medianOfRuns(() =>
       jsonbPage(db, id, sql`data->>'s' = 'v7'`, sql`(data->>'n')::numeric`),
     );
-    const jb = await median(() =>
+    const jb = await medianOfRuns(() =>
       jsonbPage(db, id, sql`(data->>'n')::numeric >= 99000`, sql`created_at`),
     );
-    const je = await median(() =>
+    const je = await medianOfRuns(() =>
       jsonbPage(db, id, sql`(data->>'c')::numeric = 7`, sql`created_at`),
     );
     results[size] = [a, b, e, ja, jb, je];
@@ -135,16 +135,16 @@ async function main() {
   const lastPage = Math.ceil(SIZES[SIZES.length - 1]! / 50);
   console.log('\nother shapes at the largest list (ms):');
   console.log(
-    `  unfiltered, default order, page 1:      ${(await median(() => queryItems(ctx, { ...base, page: 1 }))).toFixed(2)}`,
+    `  unfiltered, default order, page 1:      ${(await medianOfRuns(() => queryItems(ctx, { ...base, page: 1 }))).toFixed(2)}`,
   );
   console.log(
-    `  unfiltered, default order, last page:   ${(await median(() => queryItems(ctx, { ...base, page: lastPage }))).toFixed(2)}`,
+    `  unfiltered, default order, last page:   ${(await medianOfRuns(() => queryItems(ctx, { ...base, page: lastPage }))).toFixed(2)}`,
   );
   console.log(
-    `  unfiltered, order by n (nullable slot): ${(await median(() => queryItems(ctx, { ...base, page: 1, orderBy: 'n,asc' }))).toFixed(2)}`,
+    `  unfiltered, order by n (nullable slot): ${(await medianOfRuns(() => queryItems(ctx, { ...base, page: 1, orderBy: 'n,asc' }))).toFixed(2)}`,
   );
   console.log(
-    `  like '%7%' on the string slot (no trigram index): ${(await median(() => queryItems(ctx, { ...base, page: 1, filters: { s: 'like,%77%' } }))).toFixed(2)}`,
+    `  like '%7%' on the string slot (no trigram index): ${(await medianOfRuns(() => queryItems(ctx, { ...base, page: 1, filters: { s: 'like,%77%' } }))).toFixed(2)}`,
   );
 
   await insertRates(db, ctx, lists.insertList);
