@@ -33,8 +33,9 @@ const seconds = args.number('seconds', 2);
 const connections = args.number('connections', 10);
 const { apiKey, env } = await benchServerEnv();
 const servers = await startServers(
-  (['a', 'b'] as const).map((side, n) =>
-    startServer({ args: (args.text(side) ?? 'dist/main.js').split(' '), env, port: 20_910 + n }),
+  (['a', 'b'] as const).map(
+    (side, n) => () =>
+      startServer({ args: (args.text(side) ?? 'dist/main.js').split(' '), env, port: 20_910 + n }),
   ),
 );
 const load = (url: string, s: number) =>

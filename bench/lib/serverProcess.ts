@@ -93,14 +93,20 @@ export async function startServer({ args = ['dist/main.js'], env, port }: Server
 }
 
 /**
- * Servers started together: all of them, or, when one fails to start, none — the others are
- * stopped before the failure is thrown, so no server is left holding a port a later part of
- * the run needs.
+ * Servers a part of the run needs together, started one after another (each start has the
+ * machine to itself, so its readiness timeout is about it alone): all of them, or, when one
+ * fails to start, none — those already up are stopped before the failure is thrown, so no
+ * server is left holding a port a later part of the run needs.
  */
-export async function startServers(starts: Promise<ServerProcess>[]): Promise<ServerProcess[]> {
-  const settled = await Promise.allSettled(starts);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (!failed) return settled.map((s) => (s as PromiseFulfilledResult<ServerProcess>).value);
-  await Promise.all(settled.map((s) => (s.status === 'fulfilled' ? s.value.stop() : undefined)));
-  throw failed.reason;
+export async function startServers(
+  starts: (() => Promise<ServerProcess>)[],
+): Promise<ServerProcess[]> {
+  const started: ServerProcess[] = [];
+  try {
+    for (const start of starts) started.push(await start());
+    return started;
+  } catch (err) {
+    await Promise.all(started.map((server) => server.stop()));
+    throw err;
+  }
 }

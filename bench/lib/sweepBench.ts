@@ -336,8 +336,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const loaded = await loadData(o.sizes, o.smoke ? 'lk_sweep_smoke' : 'lk_sweep', o.log);
   const env = benchServiceEnv(loaded.url);
   const [cached, uncached] = (await startServers([
-    startServer({ env: { ...env, LIST_CACHE_ROWS: '50000' }, port: o.port }),
-    startServer({ env: { ...env, LIST_CACHE_ROWS: '0' }, port: o.port + 1 }),
+    () => startServer({ env: { ...env, LIST_CACHE_ROWS: '50000' }, port: o.port }),
+    () => startServer({ env: { ...env, LIST_CACHE_ROWS: '0' }, port: o.port + 1 }),
   ])) as [ServerProcess, ServerProcess];
   const servers = { cached, uncached };
   const pool = new pg.Pool({ connectionString: loaded.url, max: CONNECTIONS });

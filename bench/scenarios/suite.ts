@@ -420,10 +420,10 @@ async function authOverhead(
       port,
     });
   const servers = await startServers([
-    variant('off', PORT + 5),
-    variant('on', PORT + 1),
-    startFloor(dbUrl, shapes, { withRedis: false, port: PORT + 7 }),
-    startFloor(dbUrl, shapes, { withRedis: true, port: PORT + 6 }),
+    () => variant('off', PORT + 5),
+    () => variant('on', PORT + 1),
+    () => startFloor(dbUrl, shapes, { withRedis: false, port: PORT + 7 }),
+    () => startFloor(dbUrl, shapes, { withRedis: true, port: PORT + 6 }),
   ]);
   const [off, on, floorOff, floorOn] = servers.map(
     (server) => () =>
@@ -446,8 +446,8 @@ type Load = () => Promise<LoadResult>;
 
 async function twoInstances(env: Record<string, string>, apiKey: string, s: Scenario) {
   const [one, two] = (await startServers([
-    startServer({ env, port: PORT + 2 }),
-    startServer({ env, port: PORT + 3 }),
+    () => startServer({ env, port: PORT + 2 }),
+    () => startServer({ env, port: PORT + 3 }),
   ])) as [ServerProcess, ServerProcess];
   const seconds = SECONDS / ROUNDS;
   const single: number[] = [];
