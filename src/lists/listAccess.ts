@@ -1,10 +1,9 @@
 import type { Caller } from '../admission/caller.js';
+import type { Database } from '../infra/db/client.js';
 import type { ListSchemaRow } from '../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../shared/domainErrors.js';
 import type { ListsContext } from './context.js';
-
-/** The one answer for a list of another account, whichever method reached it. */
-export const OTHER_ACCOUNTS_LIST = 'This list belongs to a project of another account.';
+import { hasAnyOwnList, ownerOfAnyList } from './schemas/listSchemaRepository.js';
 
 /**
  * The list behind `schema_id`, if the caller may touch it: 404 when it does not exist or
@@ -20,8 +19,23 @@ export async function requireOwnList(
   // the caller's own rows first: one shard on Citus, and the answer of every good request
   const list = await lists.queries.liveList(caller.accountId, schemaId);
   if (list) return list;
-  if ((await lists.queries.ownerOfLiveList(schemaId)) === undefined) {
-    throw domainErrors.listNotFound();
-  }
-  throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
+  return refuseList(await lists.queries.ownerOfLiveList(schemaId));
+}
+
+/**
+ * requireOwnList for a list that may have been deleted: getChanges reads a deleted list's
+ * changes too. The same 404 and 403.
+ */
+export async function requireOwnListEvenDeleted(
+  db: Database,
+  caller: Caller,
+  schemaId: string,
+): Promise<void> {
+  if (await hasAnyOwnList(db, caller.accountId, schemaId)) return;
+  return refuseList(await ownerOfAnyList(db, schemaId));
+}
+
+/** After the caller's own lists missed: 404 when nobody has the list, else 403. */
+function refuseList(owner: number | undefined): never {
+  throw owner === undefined ? domainErrors.listNotFound() : domainErrors.foreignList();
 }

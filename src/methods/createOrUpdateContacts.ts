@@ -4,7 +4,7 @@ import { lockContactKeys, upsertLockKey } from '../contacts/contactLocks.js';
 import { presentContact } from '../contacts/contactPresenter.js';
 import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import type { Database } from '../infra/db/client.js';
-import { findOwnBot } from '../lists/schemas/listSchemaRepository.js';
+import { findOwnBot } from '../bots/botLookup.js';
 import { domainErrors } from '../shared/domainErrors.js';
 import { Contact } from '../openapi/responses/contactResponses.js';
 import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';

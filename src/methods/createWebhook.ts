@@ -2,7 +2,7 @@ import { uuidv7 } from 'uuidv7';
 import { z } from 'zod';
 import { CHANGE_TYPES } from '../changes/changeTypes.js';
 import { requireOwnList } from '../lists/listAccess.js';
-import { requireOwnBot } from '../lists/schemas/listSchemaRepository.js';
+import { requireOwnBot } from '../bots/botLookup.js';
 import { CreatedWebhook } from '../openapi/responses/webhookResponses.js';
 import { domainErrors } from '../shared/domainErrors.js';
 import { idParam, intParam, oneOrMany, optionalParam } from '../shared/paramTypes.js';
@@ -63,9 +63,7 @@ export const createWebhook = defineMethod({
       createdAt: deps.clock(),
     });
     if (!row) {
-      throw domainErrors.forbidden(
-        `An account cannot have more than ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks.`,
-      );
+      throw domainErrors.tooManyWebhooks(MAX_WEBHOOKS_PER_ACCOUNT);
     }
     return created({ data: presentWebhook(row, secret) });
   },

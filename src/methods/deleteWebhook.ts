@@ -18,9 +18,7 @@ export const deleteWebhook = defineMethod({
   async handle({ webhook_id }, { caller, deps }) {
     const hook = await findWebhook(deps.db, webhook_id);
     if (!hook) throw domainErrors.webhookNotFound();
-    if (hook.accountId !== caller.accountId) {
-      throw domainErrors.forbidden('This webhook belongs to another account.');
-    }
+    if (hook.accountId !== caller.accountId) throw domainErrors.foreignWebhook();
     if (!(await removeWebhook(deps.db, webhook_id, caller.accountId)))
       throw domainErrors.webhookNotFound();
     return noContent();

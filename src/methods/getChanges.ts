@@ -3,11 +3,8 @@ import { CHANGE_TYPES } from '../changes/changeTypes.js';
 import { decodeCursor, encodeCursor, ORIGIN } from '../changes/cursor.js';
 import { presentChanges } from '../changes/presentChange.js';
 import { readChanges, type ChangeFilter } from '../changes/readChanges.js';
-import {
-  hasAnyOwnList,
-  ownerOfAnyList,
-  requireOwnBot,
-} from '../lists/schemas/listSchemaRepository.js';
+import { requireOwnBot } from '../bots/botLookup.js';
+import { requireOwnListEvenDeleted } from '../lists/listAccess.js';
 import { Change, ChangesMeta } from '../openapi/responses/changeResponses.js';
 import { domainErrors } from '../shared/domainErrors.js';
 import { idParam, intParam, oneOrMany, optionalInt, optionalParam } from '../shared/paramTypes.js';
@@ -55,13 +52,7 @@ export const getChanges = defineMethod({
     if (!cursor) throw domainErrors.invalid('since', `The since ${NOT_A_CURSOR}.`);
     const filter: ChangeFilter = { accountId: caller.accountId, types: params.types };
     if (params.schema_id !== undefined) {
-      // the caller's own lists first; only a miss asks whose it is (403 or 404)
-      if (!(await hasAnyOwnList(deps.db, caller.accountId, params.schema_id))) {
-        if ((await ownerOfAnyList(deps.db, params.schema_id)) === undefined) {
-          throw domainErrors.listNotFound();
-        }
-        throw domainErrors.forbidden();
-      }
+      await requireOwnListEvenDeleted(deps.db, caller, params.schema_id);
       filter.schemaId = params.schema_id;
     }
     if (params.bot_id !== undefined) {

@@ -68,8 +68,15 @@ export const domainErrors = {
   itemNotFound: () => new NotFoundError('item_id', 'List item not found.'),
   botNotFound: () => new NotFoundError('bot_id', 'Bot not found.'),
   webhookNotFound: () => new NotFoundError('webhook_id', 'Webhook not found.'),
-  /** one message for every object of another account (lists, list items, bots, projects) */
-  forbidden: (message = 'This action is unauthorized.') => new ForbiddenError(message),
+  /** a list, or an item of a list, of another account: the one answer of every list method */
+  foreignList: () => new ForbiddenError('This list belongs to a project of another account.'),
+  foreignBot: () => new ForbiddenError('This bot belongs to another account.'),
+  foreignProject: () => new ForbiddenError('This project belongs to another account.'),
+  foreignWebhook: () => new ForbiddenError('This webhook belongs to another account.'),
+  /** a record's contact or bot value of another account */
+  foreignReference: () => new ForbiddenError('The contact or bot belongs to another account.'),
+  tooManyWebhooks: (max: number) =>
+    new ForbiddenError(`An account cannot have more than ${max} webhooks.`),
   cursorExpired: () => new CursorExpiredError(),
   contended: () => new ContendedError(),
   tooManyLists: (max: number) => new ListCapReachedError(max),

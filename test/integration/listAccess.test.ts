@@ -42,6 +42,7 @@ describe('a list of another account', () => {
     ['addListItem', () => ({ schema_id: list.id, data: { name: 'b' } })],
     ['updateListItem', () => ({ item_id: itemId, data: { name: 'c' } })],
     ['deleteListItem', () => ({ item_id: itemId })],
+    ['getChanges', () => ({ schema_id: list.id })],
   ])('answers %s with the one 403 body', async (method, params) => {
     const res = await call(t.app, method, params(), { key: stranger.apiKey });
     expect([res.status, res.body]).toEqual([403, FORBIDDEN]);

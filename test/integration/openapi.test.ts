@@ -139,7 +139,7 @@ describe('error bodies (the error rules) against the document', () => {
     [401, errors.unauthorized()],
     [402, errors.proRequired()],
     [403, errors.accountBlocked()],
-    [403, fromDomainError(domainErrors.forbidden())],
+    [403, fromDomainError(domainErrors.foreignList())],
     [404, fromDomainError(domainErrors.listNotFound())],
     [404, fromDomainError(domainErrors.itemNotFound())],
     [404, fromDomainError(domainErrors.botNotFound())],

@@ -1,5 +1,5 @@
 import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
-import { FOREIGN_REFERENCE, type ReferenceProblems } from './references.js';
+import type { ReferenceProblems } from './references.js';
 
 /** A failing item of a batch that is not all-or-nothing. */
 export interface BatchFailure {
@@ -30,7 +30,7 @@ export function batchError(failed: readonly BatchFailure[]) {
   const errors: ValidationErrors = {};
   for (const f of failed) Object.assign(errors, f.status === 422 ? f.errors : {});
   if (Object.keys(errors).length > 0) return domainErrors.validation(errors);
-  return domainErrors.forbidden(FOREIGN_REFERENCE);
+  return domainErrors.foreignReference();
 }
 
 /**
@@ -47,6 +47,6 @@ export function addReferenceFailures(
     const missing = problems.missing[i]!;
     if (Object.keys(missing).length > 0) failed.set(index, { index, status: 422, errors: missing });
     else if (problems.foreign[i])
-      failed.set(index, { index, status: 403, message: FOREIGN_REFERENCE });
+      failed.set(index, { index, status: 403, message: domainErrors.foreignReference().message });
   }
 }

@@ -1,6 +1,5 @@
 import { domainErrors } from '../../shared/domainErrors.js';
 import type { ItemContext } from '../context.js';
-import { OTHER_ACCOUNTS_LIST } from '../listAccess.js';
 import type { FoundItem } from './foundItem.js';
 
 /**
@@ -22,5 +21,5 @@ export async function requireOwnItem(
   if (inList !== undefined || (await ctx.queries.ownerOfItem(id)) === undefined) {
     throw domainErrors.itemNotFound();
   }
-  throw domainErrors.forbidden(OTHER_ACCOUNTS_LIST);
+  throw domainErrors.foreignList();
 }

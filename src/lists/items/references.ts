@@ -90,8 +90,6 @@ export async function referenceProblems(
   return problems;
 }
 
-export const FOREIGN_REFERENCE = 'The contact or bot belongs to another account.';
-
 /**
  * addListItem: a contact or bot value must exist (else 422 under `data.<slug>`) and belong to
  * the caller (else 403). Existence is reported first, for every field at once.
@@ -105,5 +103,5 @@ export async function checkReferences(
   const problems = await referenceProblems(db, caller, fields, [{ prefix: 'data', values }]);
   const missing = problems.missing[0]!;
   if (Object.keys(missing).length > 0) throw domainErrors.validation(missing);
-  if (problems.foreign[0]) throw domainErrors.forbidden(FOREIGN_REFERENCE);
+  if (problems.foreign[0]) throw domainErrors.foreignReference();
 }

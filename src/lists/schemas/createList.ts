@@ -30,11 +30,7 @@ export async function createList(db: Database, caller: Caller, raw: unknown, now
   const params = list.data!;
 
   if (target.ownerId !== caller.accountId) {
-    throw domainErrors.forbidden(
-      target.botId === null
-        ? 'This project belongs to another account.'
-        : 'This bot belongs to another account.',
-    );
+    throw target.botId === null ? domainErrors.foreignProject() : domainErrors.foreignBot();
   }
   const row = await insertList(db, {
     id: uuidv7(),

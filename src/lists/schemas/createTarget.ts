@@ -10,7 +10,8 @@ import {
   sentJsonSchema,
 } from '../../shared/paramTypes.js';
 import { ALWAYS } from './fieldDefinition.js';
-import { findBot, findOwnBot, findProject } from './listSchemaRepository.js';
+import { findBot, findOwnBot } from '../../bots/botLookup.js';
+import { findProject } from './listSchemaRepository.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const given = (v: unknown) => v !== undefined && !isBlank(v);

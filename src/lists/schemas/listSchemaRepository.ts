@@ -1,42 +1,10 @@
 import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
-import { bots, listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
+import { listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 import { recordListChange } from '../../changes/recordLists.js';
-import { domainErrors } from '../../shared/domainErrors.js';
 
 /** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;
-
-/**
- * The bot `botId` when it is `accountId`'s: 404 when there is none, 403 for another account's.
- * Looked up among the caller's own bots first (one shard on Citus); only a miss looks further.
- */
-export async function requireOwnBot(db: Database, accountId: number, botId: number) {
-  const bot = await findOwnBot(db, accountId, botId);
-  if (bot) return bot;
-  if (!(await findBot(db, botId))) throw domainErrors.botNotFound();
-  throw domainErrors.forbidden('This bot belongs to another account.');
-}
-
-const BOT_COLUMNS = { id: bots.id, projectUuid: bots.projectUuid, ownerId: bots.ownerId };
-
-/** The bot's project, when `ownerId` owns a bot with the id. */
-export async function findOwnBot(db: Database, ownerId: number, botId: number) {
-  const [row] = await db
-    .select(BOT_COLUMNS)
-    .from(bots)
-    .where(and(eq(bots.ownerId, ownerId), eq(bots.id, botId)));
-  return row;
-}
-
-/**
- * The bot's project and owner, or undefined when no bot has the id — whoever owns it (the
- * question fans out to every shard on Citus: only after an own-rows lookup missed).
- */
-export async function findBot(db: Database, botId: number) {
-  const [row] = await db.select(BOT_COLUMNS).from(bots).where(eq(bots.id, botId));
-  return row;
-}
 
 export async function findProject(db: Database, uuid: string) {
   const [row] = await db
