@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/listItemParams.js';
 import { ListItem } from '../openapi/responses/listItemResponses.js';
@@ -57,6 +58,9 @@ export const addListItems = defineMethod({
       params.items,
       atomic,
     );
-    return atomic ? created({ data: result.created }) : ok({ data: result.outcomes });
+    if (atomic) return created({ data: result.created });
+    return ok({
+      data: itemOutcomeBodies(result.outcomes, (item) => ({ status: 201, data: item })),
+    });
   },
 });

@@ -1,16 +1,10 @@
 import { z } from 'zod';
-import { contactKey, upsertContactsInBulk } from '../contacts/bulkUpsert.js';
-import { lockContactKeys, upsertLockKey } from '../contacts/contactLocks.js';
-import { presentContact } from '../contacts/contactPresenter.js';
-import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
-import type { Database } from '../infra/db/client.js';
-import { findOwnBot } from '../bots/botLookup.js';
-import { domainErrors } from '../shared/domainErrors.js';
+import { upsertContactBatch } from '../contacts/contactBatch.js';
+import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { Contact } from '../openapi/responses/contactResponses.js';
 import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
 import { batchOutcome } from './batchOutcome.js';
-import { failedOutcome, rekeyed } from './batchItems.js';
 import { contactParams, toContactUpsert } from './createOrUpdateContact.js';
 import { defineMethod, ok } from './method.js';
 
@@ -53,58 +47,20 @@ export const createOrUpdateContacts = defineMethod({
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {
-    // The bot is the batch's, not an item's: not the caller's, the whole batch is a 404.
-    const bot = await findOwnBot(deps.db, caller.accountId, params.bot_id);
-    if (!bot) throw domainErrors.botNotFound();
-    const atomic = params.atomic ?? true;
-    const checked = params.contacts.map((contact, index) => {
-      try {
-        const p = validateParams(contactParams, { ...contact, bot_id: params.bot_id });
-        return { index, upsert: toContactUpsert(p) };
-      } catch (err) {
-        return { index, failed: failedOutcome(rekeyed(err, `contacts.${index}`), index), err };
-      }
-    });
-    const failed = checked.filter((c) => 'failed' in c);
-    if (atomic && failed.length > 0) throw rekeyed(failed[0]!.err, `contacts.${failed[0]!.index}`);
-    const valid = checked.flatMap((c) => ('upsert' in c ? [c] : []));
-    const keys = new Set(valid.map((v) => contactKey(v.upsert!)));
-    // One messenger ID twice in a batch: each in turn, as separate calls would do.
-    const written =
-      keys.size === valid.length
-        ? await upsertContactsInBulk(
-            deps.db,
-            caller.accountId,
-            bot.id,
-            valid.map((v) => v.upsert!),
-          )
-        : await oneByOne(
-            deps.db,
-            caller.accountId,
-            valid.map((v) => v.upsert!),
-          );
-    const outcomes = [
-      ...failed.map((f) => f.failed!),
-      ...written.map((w, i) => ({
-        index: valid[i]!.index,
+    const outcomes = await upsertContactBatch(
+      deps.db,
+      caller.accountId,
+      params.bot_id,
+      params.contacts,
+      params.atomic ?? true,
+      (contact) =>
+        toContactUpsert(validateParams(contactParams, { ...contact, bot_id: params.bot_id })),
+    );
+    return ok({
+      data: itemOutcomeBodies(outcomes, (w) => ({
         status: w.created ? 201 : 200,
         data: w.contact,
       })),
-    ].sort((a, b) => a.index - b.index);
-    return ok({ data: outcomes });
+    });
   },
 });
-
-async function oneByOne(db: Database, accountId: number, upserts: ContactUpsert[]) {
-  return db.transaction(async (tx) => {
-    // every key locked first, in the one order all contact writes use (contactLocks.ts)
-    await tx.execute(lockContactKeys(upserts.map((u) => upsertLockKey(accountId, u.botId, u))));
-    const out = [];
-    for (const u of upserts) {
-      const result = await upsertContact(tx, accountId, u);
-      if (!result) throw domainErrors.botNotFound();
-      out.push({ contact: presentContact(result.contact), created: result.created });
-    }
-    return out;
-  });
-}

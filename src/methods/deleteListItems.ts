@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { deleteItems } from '../lists/items/deleteItems.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
@@ -47,6 +48,8 @@ export const deleteListItems = defineMethod({
       params.item_ids,
       atomic,
     );
-    return atomic ? noContent() : ok({ data: outcomes });
+    return atomic
+      ? noContent()
+      : ok({ data: itemOutcomeBodies(outcomes, () => ({ status: 204 })) });
   },
 });

@@ -1,19 +1,11 @@
 import { z } from 'zod';
-import type { StoredField } from '../infra/db/schema/listSchemas.js';
-import { listsOnTransaction, type ItemContext } from '../lists/context.js';
-import { addReferenceFailures, batchError, type BatchFailure } from '../lists/items/batchErrors.js';
-import { referenceProblems } from '../lists/items/references.js';
-import { validateData, type FieldValues } from '../lists/items/validateData.js';
-import { DomainError, ValidationError } from '../shared/domainErrors.js';
+import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/listItemParams.js';
-import { updateItem } from '../lists/items/updateItem.js';
-import { updateItems } from '../lists/items/updateItems.js';
-import { requireOwnList } from '../lists/listAccess.js';
+import { updateBatch } from '../lists/items/updateBatch.js';
 import { ListItem } from '../openapi/responses/listItemResponses.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
 import { batchOutcome } from './batchOutcome.js';
-import { runBatch } from './batchItems.js';
 import { defineMethod, ok } from './method.js';
 
 /** updateListItems: up to 1000 records of one list changed in one request. */
@@ -52,71 +44,16 @@ export const updateListItems = defineMethod({
     atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
   }),
   async handle(params, { caller, deps }) {
-    const lists = { ...deps.lists, caller };
     const atomic = params.atomic ?? true;
-    const ids = params.items.map((item) => item.item_id);
-    if (new Set(ids).size === ids.length) {
-      const result = await updateItems(
-        lists,
-        params.schema_id,
-        params.items.map((item) => ({ itemId: item.item_id, data: item.data })),
-        atomic,
-      );
-      return ok({ data: atomic ? result.updated : result.outcomes });
-    }
-    // A record named twice: its changes apply in turn, each item answered with the record
-    // after its own change, as that many updateListItem calls would.
-    const list = await requireOwnList(lists, caller, params.schema_id);
-    const referenceFailures = await checkBatchReferences(lists, list.fields, params.items);
-    const batch = await runBatch(
-      'items',
-      deps.db,
-      params.items,
+    const result = await updateBatch(
+      { ...deps.lists, caller },
+      params.schema_id,
+      params.items.map((item) => ({ itemId: item.item_id, data: item.data })),
       atomic,
-      (item, index, db) => {
-        const failure = referenceFailures.get(index);
-        if (failure) throw failure;
-        return updateItem(
-          db === deps.db ? lists : listsOnTransaction(lists, db),
-          item.item_id,
-          item.data,
-          params.schema_id,
-          true,
-        );
-      },
-      (record, index) => ({ index, status: 200, data: record }),
     );
-    return ok({ data: atomic ? batch.results : batch.outcomes });
+    if (atomic) return ok({ data: result.updated });
+    return ok({
+      data: itemOutcomeBodies(result.outcomes, (item) => ({ status: 200, data: item })),
+    });
   },
 });
-
-/**
- * The contacts and bots of every item, looked up at once (one query per kind for the whole
- * batch): item index → its error. Items whose data does not validate are left to their own
- * update, which answers their 422.
- */
-async function checkBatchReferences(
-  ctx: ItemContext,
-  fields: readonly StoredField[],
-  items: readonly { data: Record<string, unknown> }[],
-): Promise<Map<number, DomainError>> {
-  const valid: { index: number; values: FieldValues }[] = [];
-  for (const [index, item] of items.entries()) {
-    try {
-      valid.push({ index, values: validateData(fields, item.data, 'update') });
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-    }
-  }
-  const problems = await referenceProblems(
-    ctx.db,
-    ctx.caller,
-    fields,
-    valid.map((v) => ({ prefix: 'data', values: v.values })),
-  );
-  const failed = new Map<number, BatchFailure>();
-  addReferenceFailures(problems, valid, failed);
-  const failures = new Map<number, DomainError>();
-  for (const [index, failure] of failed) failures.set(index, batchError([failure]));
-  return failures;
-}

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/admission/caller.js';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { fromDomainError } from '../../src/http/httpErrors.js';
+import { itemOutcomeBodies } from '../../src/http/itemOutcomeBodies.js';
 import { createListsContext } from '../../src/lists/context.js';
 import type { ItemContext } from '../../src/lists/context.js';
 import { addItem } from '../../src/lists/items/addItem.js';
@@ -138,7 +139,7 @@ describe('updateListItems: a record deleted after the look-up', () => {
 
   it('item by item: writes the others, answers that item not found', async () => {
     const { list, keep, gone, db } = await twoRecordsOneDeletedOnWrite();
-    const { outcomes } = await updateItems(
+    const updated = await updateItems(
       contextOn(db),
       list.id,
       [
@@ -147,6 +148,7 @@ describe('updateListItems: a record deleted after the look-up', () => {
       ],
       false,
     );
+    const outcomes = itemOutcomeBodies(updated.outcomes, (item) => ({ status: 200, data: item }));
     // as a record missing at the look-up is answered: 422 under items.<index>.item_id
     expect(outcomes[0]).toEqual({
       index: 0,

@@ -1,14 +1,20 @@
 import { uuidv7 } from 'uuidv7';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, ValidationError } from '../../shared/domainErrors.js';
-import { addReferenceFailures, batchError, rekeyErrors, type BatchFailure } from './batchErrors.js';
+import {
+  failedItem,
+  inBatchOrder,
+  wholeBatchError,
+  type ItemFailure,
+  type ItemOutcome,
+} from '../../shared/itemOutcomes.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import { insertItemRows, type NewItemRow } from './batchRows.js';
 import { FieldsChanged } from './itemRows.js';
 import { presentItem } from './listItemPresenter.js';
-import { referenceProblems } from './references.js';
+import { addReferenceFailures, referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData, type FieldValues } from './validateData.js';
 
@@ -16,9 +22,6 @@ import { validateData, type FieldValues } from './validateData.js';
 export const MAX_BATCH_ITEMS = 1000;
 /** A field change racing the insert is retried against the new fields this many times. */
 const ATTEMPTS = 3;
-
-/** The outcome of one item of a batch that is not all-or-nothing. */
-export type ItemOutcome = { index: number; status: 201; data: OrderedObject } | BatchFailure;
 
 /**
  * addListItems: every item validated as addListItem validates one (errors keyed
@@ -31,7 +34,7 @@ export async function addItems(
   schemaId: string,
   items: readonly Record<string, unknown>[],
   atomic: boolean,
-): Promise<{ created: OrderedObject[]; outcomes: ItemOutcome[] }> {
+): Promise<{ created: OrderedObject[]; outcomes: ItemOutcome<OrderedObject>[] }> {
   for (let attempt = 1; ; attempt++) {
     const list = await requireOwnList(ctx, ctx.caller, schemaId);
     try {
@@ -49,19 +52,24 @@ async function addTo(
   items: readonly Record<string, unknown>[],
   atomic: boolean,
 ) {
-  const checked = items.map((data, index) => validateOne(list, data, index));
-  const valid = checked.filter((c): c is { index: number; values: FieldValues } => 'values' in c);
+  const failed = new Map<number, ItemFailure>();
+  const valid: { index: number; values: FieldValues }[] = [];
+  for (const [index, data] of items.entries()) {
+    try {
+      valid.push({ index, values: validateData(list.fields, data, 'add') });
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      failed.set(index, failedItem(err, 'items', index));
+    }
+  }
   const references = await referenceProblems(
     ctx.db,
     ctx.caller,
     list.fields,
     valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
   );
-  const failed = new Map<number, BatchFailure>();
-  for (const c of checked)
-    if ('errors' in c) failed.set(c.index, { index: c.index, status: 422, errors: c.errors });
   addReferenceFailures(references, valid, failed);
-  if (atomic && failed.size > 0) throw batchError([...failed.values()]);
+  if (atomic && failed.size > 0) throw wholeBatchError([...failed.values()]);
 
   const now = ctx.clock();
   const written = valid
@@ -87,18 +95,9 @@ async function addTo(
     now,
   );
 
-  const outcomes: ItemOutcome[] = [
-    ...failed.values(),
-    ...written.map((w) => ({ index: w.index, status: 201 as const, data: w.item })),
-  ].sort((a, b) => a.index - b.index);
+  const outcomes = inBatchOrder(
+    failed.values(),
+    written.map((w) => ({ index: w.index, result: w.item })),
+  );
   return { created: written.map((w) => w.item), outcomes };
-}
-
-function validateOne(list: ListSchemaRow, data: Record<string, unknown>, index: number) {
-  try {
-    return { index, values: validateData(list.fields, data, 'add') };
-  } catch (err) {
-    if (!(err instanceof ValidationError)) throw err;
-    return { index, errors: rekeyErrors(err.errors, `items.${index}`) };
-  }
 }

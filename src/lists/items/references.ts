@@ -4,7 +4,12 @@ import type { Database } from '../../infra/db/client.js';
 import { bots } from '../../infra/db/schema/bots.js';
 import { contacts } from '../../infra/db/schema/contacts.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
+import {
+  domainErrors,
+  type DomainError,
+  type ValidationErrors,
+} from '../../shared/domainErrors.js';
+import type { ItemFailure } from '../../shared/itemOutcomes.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import type { FieldValues } from './validateData.js';
 
@@ -91,9 +96,18 @@ export async function referenceProblems(
 }
 
 /**
- * addListItem: a contact or bot value must exist (else 422 under `data.<slug>`) and belong to
- * the caller (else 403). Existence is reported first, for every field at once.
+ * The error of write `i` of referenceProblems' answer, if any: a contact or bot value must
+ * exist (else a 422 under `<prefix>.<slug>`, for every such field at once) and belong to the
+ * caller (else a 403). Existence is reported first.
  */
+function referenceError(problems: ReferenceProblems, i: number): DomainError | undefined {
+  const missing = problems.missing[i]!;
+  if (Object.keys(missing).length > 0) return domainErrors.validation(missing);
+  if (problems.foreign[i]) return domainErrors.foreignReference();
+  return undefined;
+}
+
+/** addListItem and updateListItem: the contact and bot values of one write (`data.<slug>`). */
 export async function checkReferences(
   db: Database,
   caller: Caller,
@@ -101,7 +115,21 @@ export async function checkReferences(
   values: FieldValues,
 ): Promise<void> {
   const problems = await referenceProblems(db, caller, fields, [{ prefix: 'data', values }]);
-  const missing = problems.missing[0]!;
-  if (Object.keys(missing).length > 0) throw domainErrors.validation(missing);
-  if (problems.foreign[0]) throw domainErrors.foreignReference();
+  const error = referenceError(problems, 0);
+  if (error) throw error;
+}
+
+/**
+ * The failures in referenceProblems' answer for a batch's valid items (`valid[i]` was checked
+ * as its i-th write), added to `failed`.
+ */
+export function addReferenceFailures(
+  problems: ReferenceProblems,
+  valid: readonly { index: number }[],
+  failed: Map<number, ItemFailure>,
+): void {
+  for (const [i, { index }] of valid.entries()) {
+    const error = referenceError(problems, i);
+    if (error) failed.set(index, { index, error });
+  }
 }

@@ -6,16 +6,16 @@ import { requireOwnList } from '../listAccess.js';
 import type { ItemRow } from './foundItem.js';
 import { findItemRows, updateItemRows, type ChangedItemRow } from './batchRows.js';
 import { presentItem } from './listItemPresenter.js';
-import { referenceProblems } from './references.js';
+import { addReferenceFailures, referenceProblems } from './references.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData, type FieldValues } from './validateData.js';
 import {
-  addReferenceFailures,
-  batchError,
-  itemNotFoundFailure,
-  rekeyErrors,
-  type BatchFailure,
-} from './batchErrors.js';
+  failedItem,
+  inBatchOrder,
+  wholeBatchError,
+  type ItemFailure,
+  type ItemOutcome,
+} from '../../shared/itemOutcomes.js';
 
 /** The list's fields changed while the batch was written: validated again this many times. */
 const ATTEMPTS = 3;
@@ -24,8 +24,6 @@ export interface ItemChange {
   itemId: string;
   data: Record<string, unknown>;
 }
-
-export type UpdateOutcome = { index: number; status: 200; data: OrderedObject } | BatchFailure;
 
 /**
  * updateListItems for a batch of distinct records: every record looked up at once, each
@@ -41,7 +39,7 @@ export async function updateItems(
   schemaId: string,
   items: readonly ItemChange[],
   atomic: boolean,
-): Promise<{ updated: OrderedObject[]; outcomes: UpdateOutcome[] }> {
+): Promise<{ updated: OrderedObject[]; outcomes: ItemOutcome<OrderedObject>[] }> {
   for (let attempt = 1; ; attempt++) {
     const list = await requireOwnList(ctx, ctx.caller, schemaId);
     const done = await updateIn(ctx, list, items, atomic);
@@ -62,19 +60,19 @@ async function updateIn(
   atomic: boolean,
 ) {
   const stored = await recordsOf(ctx, list, items);
-  const failed = new Map<number, BatchFailure>();
+  const failed = new Map<number, ItemFailure>();
   const valid: { index: number; record: ItemRow; values: FieldValues }[] = [];
   for (const [index, item] of items.entries()) {
     const record = stored.get(item.itemId);
     if (!record) {
-      failed.set(index, itemNotFoundFailure(index));
+      failed.set(index, failedItem(domainErrors.itemNotFound(), 'items', index));
       continue;
     }
     try {
       valid.push({ index, record, values: validateData(list.fields, item.data, 'update') });
     } catch (err) {
       if (!(err instanceof ValidationError)) throw err;
-      failed.set(index, { index, status: 422, errors: rekeyErrors(err.errors, `items.${index}`) });
+      failed.set(index, failedItem(err, 'items', index));
     }
   }
   const references = await referenceProblems(
@@ -84,7 +82,7 @@ async function updateIn(
     valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
   );
   addReferenceFailures(references, valid, failed);
-  if (atomic && failed.size > 0) throw batchError([...failed.values()]);
+  if (atomic && failed.size > 0) throw wholeBatchError([...failed.values()]);
 
   const passing = valid.filter((v) => !failed.has(v.index));
   const changed: ChangedItemRow[] = passing
@@ -108,22 +106,21 @@ async function updateIn(
     // deleted after the look-up: the delete came first, so the item is not found
     for (const v of passing) {
       if (v.values.size > 0 && !rows.has(v.record.id))
-        failed.set(v.index, itemNotFoundFailure(v.index));
+        failed.set(v.index, failedItem(domainErrors.itemNotFound(), 'items', v.index));
     }
-    if (atomic && failed.size > 0) throw batchError([...failed.values()]);
+    if (atomic && failed.size > 0) throw wholeBatchError([...failed.values()]);
     written = rows;
   }
   const results = passing
     .filter((v) => !failed.has(v.index))
     .map((v) => ({
       index: v.index,
-      status: 200 as const,
-      data: presentItem(list.fields, written.get(v.record.id) ?? v.record, ctx.cipher),
+      result: presentItem(list.fields, written.get(v.record.id) ?? v.record, ctx.cipher),
     }));
-  const outcomes: UpdateOutcome[] = [...failed.values(), ...results].sort(
-    (a, b) => a.index - b.index,
-  );
-  return { updated: results.map((r) => r.data), outcomes };
+  return {
+    updated: results.map((r) => r.result),
+    outcomes: inBatchOrder(failed.values(), results),
+  };
 }
 
 /** The batch's records that are in the list, by id: one look-up for all of them. */

@@ -4,11 +4,11 @@ import type { Caller } from '../../admission/caller.js';
 import { queryRows } from '../../infra/db/client.js';
 import type { ListSchemaRow, StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from '../encryption/cipher.js';
-import type { ValidationErrors } from '../../shared/domainErrors.js';
+import { ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
 import type { ItemContext, ListsContext } from '../context.js';
 import { addItems } from '../items/addItems.js';
 import { updateItems } from '../items/updateItems.js';
-import type { BatchFailure } from '../items/batchErrors.js';
+import type { ItemFailure } from '../../shared/itemOutcomes.js';
 import { validateData } from '../items/validateData.js';
 import { isSlotColumn } from '../slots.js';
 import type { SourceRecord } from './recordSources.js';
@@ -180,7 +180,7 @@ async function writeBatch(
     if (changed.length > 0) {
       const { outcomes } = await updateItems(ctx, list.id, changed, false);
       for (const outcome of outcomes) {
-        if (outcome.status === 200) counts.updated++;
+        if (!('error' in outcome)) counts.updated++;
         else fail(changed[outcome.index]!.line, reasonOf(outcome));
       }
     }
@@ -193,7 +193,7 @@ async function writeBatch(
     false,
   );
   for (const outcome of outcomes) {
-    if (outcome.status === 201) counts.imported++;
+    if (!('error' in outcome)) counts.imported++;
     else fail(fresh[outcome.index]!.line, reasonOf(outcome));
   }
 }
@@ -279,6 +279,6 @@ function describeErrors(errors: ValidationErrors): string {
     .join(' ');
 }
 
-function reasonOf(failure: BatchFailure): string {
-  return failure.errors ? describeErrors(failure.errors) : (failure.message ?? 'refused');
+function reasonOf({ error }: ItemFailure): string {
+  return error instanceof ValidationError ? describeErrors(error.errors) : error.message;
 }

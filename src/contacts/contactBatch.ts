@@ -1,0 +1,78 @@
+import { findOwnBot } from '../bots/botLookup.js';
+import type { Database } from '../infra/db/client.js';
+import { DomainError, domainErrors } from '../shared/domainErrors.js';
+import {
+  failedItem,
+  inBatchOrder,
+  type ItemFailure,
+  type ItemOutcome,
+} from '../shared/itemOutcomes.js';
+import type { JsonText } from '../shared/orderedJson.js';
+import { contactKey, upsertContactsInBulk } from './bulkUpsert.js';
+import { lockContactKeys, upsertLockKey } from './contactLocks.js';
+import { presentContact } from './contactPresenter.js';
+import { upsertContact, type ContactUpsert } from './upsertRepository.js';
+
+/** One contact of a batch, written: its answer and whether it was created. */
+export interface UpsertedContact {
+  contact: JsonText | Record<string, unknown>;
+  created: boolean;
+}
+
+/**
+ * createOrUpdateContacts: each contact read by `parse` (its 422 keyed `contacts.<index>.<field>`),
+ * then the valid ones written in one transaction. The bot is the batch's, not an item's: not
+ * the caller's, the whole batch is a 404. `atomic`: the first failing contact fails the batch
+ * and nothing is written. Not atomic: each failing contact is its own outcome.
+ */
+export async function upsertContactBatch<T>(
+  db: Database,
+  accountId: number,
+  botId: number,
+  contacts: readonly T[],
+  atomic: boolean,
+  parse: (contact: T) => ContactUpsert,
+): Promise<ItemOutcome<UpsertedContact>[]> {
+  const bot = await findOwnBot(db, accountId, botId);
+  if (!bot) throw domainErrors.botNotFound();
+  const failed: ItemFailure[] = [];
+  const valid: { index: number; upsert: ContactUpsert }[] = [];
+  for (const [index, contact] of contacts.entries()) {
+    try {
+      valid.push({ index, upsert: parse(contact) });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      failed.push(failedItem(err, 'contacts', index));
+    }
+  }
+  if (atomic && failed.length > 0) throw failed[0]!.error;
+  const upserts = valid.map((v) => v.upsert);
+  // One messenger ID twice in a batch: each in turn, as separate calls would do.
+  const written: UpsertedContact[] =
+    new Set(upserts.map(contactKey)).size === upserts.length
+      ? await upsertContactsInBulk(db, accountId, bot.id, upserts)
+      : await upsertInTurn(db, accountId, upserts);
+  return inBatchOrder(
+    failed,
+    written.map((result, i) => ({ index: valid[i]!.index, result })),
+  );
+}
+
+/** The contacts one after the other, in one transaction, as that many upserts would. */
+async function upsertInTurn(
+  db: Database,
+  accountId: number,
+  upserts: readonly ContactUpsert[],
+): Promise<UpsertedContact[]> {
+  return db.transaction(async (tx) => {
+    // every key locked first, in the one order all contact writes use (contactLocks.ts)
+    await tx.execute(lockContactKeys(upserts.map((u) => upsertLockKey(accountId, u.botId, u))));
+    const out: UpsertedContact[] = [];
+    for (const u of upserts) {
+      const result = await upsertContact(tx, accountId, u);
+      if (!result) throw domainErrors.botNotFound();
+      out.push({ contact: presentContact(result.contact), created: result.created });
+    }
+    return out;
+  });
+}
