@@ -11,7 +11,7 @@ import type { JsonText } from '../shared/orderedJson.js';
 import { contactKey, upsertContactsInBulk } from './bulkUpsert.js';
 import { lockContactKeys, upsertLockKey } from './contactLocks.js';
 import { presentContact } from './contactPresenter.js';
-import { upsertContact, type ContactUpsert } from './upsertRepository.js';
+import { upsertOwnContact, type ContactUpsert } from './upsertRepository.js';
 
 /** One contact of a batch, written: its answer and whether it was created. */
 export interface UpsertedContact {
@@ -69,8 +69,7 @@ async function upsertInTurn(
     await tx.execute(lockContactKeys(upserts.map((u) => upsertLockKey(accountId, u.botId, u))));
     const out: UpsertedContact[] = [];
     for (const u of upserts) {
-      const result = await upsertContact(tx, accountId, u);
-      if (!result) throw domainErrors.botNotFound();
+      const result = await upsertOwnContact(tx, accountId, u);
       out.push({ contact: presentContact(result.contact), created: result.created });
     }
     return out;

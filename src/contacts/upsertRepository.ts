@@ -6,6 +6,7 @@ import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './contactPresenter.js';
 import { contactById } from './contactRepository.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
+import { domainErrors } from '../shared/domainErrors.js';
 
 /** createOrUpdateContact's validated input; undefined = not passed. */
 export interface ContactUpsert {
@@ -54,6 +55,13 @@ export async function upsertContact(
     if (!contact) throw new Error(`contact ${id} vanished inside its own transaction`);
     return { contact, created: row.created };
   });
+}
+
+/** upsertContact for createOrUpdateContact(s): 404 (bot_id) when no own bot has the id. */
+export async function upsertOwnContact(db: Database, ownerId: number, input: ContactUpsert) {
+  const result = await upsertContact(db, ownerId, input);
+  if (!result) throw domainErrors.botNotFound();
+  return result;
 }
 
 function upsertStatement(ownerId: number, input: ContactUpsert): SQL {

@@ -4,7 +4,7 @@ import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/listItemParams.js';
 import { ListItem } from '../openapi/responses/listItemResponses.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
-import { batchOutcome } from './batchOutcome.js';
+import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { created, defineMethod, ok } from './method.js';
 
 /** addListItems: up to 1000 records into one list in one request and one insert. */

@@ -12,9 +12,7 @@ import {
   trimmedOrUnsent,
 } from '../contacts/contactParams.js';
 import { presentContact } from '../contacts/contactPresenter.js';
-import { upsertContact, type ContactUpsert } from '../contacts/upsertRepository.js';
-import type { Database } from '../infra/db/client.js';
-import { domainErrors } from '../shared/domainErrors.js';
+import { upsertOwnContact, type ContactUpsert } from '../contacts/upsertRepository.js';
 import { SCHEMA_RULES, sentJsonSchema } from '../shared/paramTypes.js';
 import { created, defineMethod, ok } from './method.js';
 
@@ -103,7 +101,7 @@ export const createOrUpdateContact = defineMethod({
   ],
   params,
   async handle(p, { caller, deps }) {
-    const result = await upsertFromParams(deps.db, caller.accountId, p);
+    const result = await upsertOwnContact(deps.db, caller.accountId, toContactUpsert(p));
     const body = { data: presentContact(result.contact) };
     return result.created ? created(body) : ok(body);
   },
@@ -111,13 +109,6 @@ export const createOrUpdateContact = defineMethod({
 
 export type ContactParams = z.output<typeof params>;
 export { params as contactParams };
-
-/** The upsert a createOrUpdateContact call asks for; 404 (bot_id) when no own bot has the id. */
-export async function upsertFromParams(db: Database, accountId: number, p: ContactParams) {
-  const result = await upsertContact(db, accountId, toContactUpsert(p));
-  if (!result) throw domainErrors.botNotFound();
-  return result;
-}
 
 /** The upsert the validated parameters describe. */
 export function toContactUpsert(p: ContactParams): ContactUpsert {

@@ -4,7 +4,7 @@ import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { Contact } from '../openapi/responses/contactResponses.js';
 import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
-import { batchOutcome } from './batchOutcome.js';
+import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { contactParams, toContactUpsert } from './createOrUpdateContact.js';
 import { defineMethod, ok } from './method.js';
 

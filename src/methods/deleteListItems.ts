@@ -3,7 +3,7 @@ import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { deleteItems } from '../lists/items/deleteItems.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
-import { batchOutcome } from './batchOutcome.js';
+import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { defineMethod, noContent, ok } from './method.js';
 
 /** deleteListItems: up to 1000 records of one list deleted in one request. */

@@ -5,7 +5,7 @@ import { dataParam } from '../lists/items/listItemParams.js';
 import { updateBatch } from '../lists/items/updateBatch.js';
 import { ListItem } from '../openapi/responses/listItemResponses.js';
 import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
-import { batchOutcome } from './batchOutcome.js';
+import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { defineMethod, ok } from './method.js';
 
 /** updateListItems: up to 1000 records of one list changed in one request. */
