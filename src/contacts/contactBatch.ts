@@ -1,12 +1,7 @@
 import { findOwnBot } from '../bots/botLookup.js';
 import type { Database } from '../infra/db/client.js';
-import { DomainError, domainErrors } from '../shared/domainErrors.js';
-import {
-  failedItem,
-  inBatchOrder,
-  type ItemFailure,
-  type ItemOutcome,
-} from '../shared/itemOutcomes.js';
+import { domainErrors } from '../shared/domainErrors.js';
+import { checkEach, inBatchOrder, type ItemOutcome } from '../shared/itemOutcomes.js';
 import type { JsonText } from '../shared/orderedJson.js';
 import { contactKey, upsertContactsInBulk } from './bulkUpsert.js';
 import { lockContactKeys, upsertLockKey } from './contactLocks.js';
@@ -35,17 +30,11 @@ export async function upsertContactBatch<T>(
 ): Promise<ItemOutcome<UpsertedContact>[]> {
   const bot = await findOwnBot(db, accountId, botId);
   if (!bot) throw domainErrors.botNotFound();
-  const failed: ItemFailure[] = [];
-  const valid: { index: number; upsert: ContactUpsert }[] = [];
-  for (const [index, contact] of contacts.entries()) {
-    try {
-      valid.push({ index, upsert: parse(contact) });
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      failed.push(failedItem(err, 'contacts', index));
-    }
-  }
-  if (atomic && failed.length > 0) throw failed[0]!.error;
+  const { passed: valid, failed } = checkEach('contacts', contacts, (contact) => ({
+    upsert: parse(contact),
+  }));
+  const [first] = failed.values();
+  if (atomic && first) throw first.error;
   const upserts = valid.map((v) => v.upsert);
   // One messenger ID twice in a batch: each in turn, as separate calls would do.
   const written: UpsertedContact[] =
@@ -53,7 +42,7 @@ export async function upsertContactBatch<T>(
       ? await upsertContactsInBulk(db, accountId, bot.id, upserts)
       : await upsertInTurn(db, accountId, upserts);
   return inBatchOrder(
-    failed,
+    failed.values(),
     written.map((result, i) => ({ index: valid[i]!.index, result })),
   );
 }

@@ -3,7 +3,7 @@ import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { addItems, MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/listItemParams.js';
 import { ListItem } from '../openapi/responses/listItemResponses.js';
-import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { atomicParam, batchParam, idParam } from '../shared/paramTypes.js';
 import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { created, defineMethod, ok } from './method.js';
 
@@ -42,22 +42,13 @@ export const addListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    items: oneOrMany(
-      z
-        .array(dataParam(), { error: 'must be an array' })
-        .min(1, 'must have at least 1 item')
-        .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
-    ).describe("Each item: field slug → value in the field type's format"),
-    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+    items: batchParam(dataParam(), MAX_BATCH_ITEMS).describe(
+      "Each item: field slug → value in the field type's format",
+    ),
+    atomic: atomicParam(),
   }),
-  async handle(params, { caller, deps }) {
-    const atomic = params.atomic ?? true;
-    const result = await addItems(
-      { ...deps.lists, caller },
-      params.schema_id,
-      params.items,
-      atomic,
-    );
+  async handle({ schema_id, items, atomic = true }, { caller, deps }) {
+    const result = await addItems({ ...deps.lists, caller }, schema_id, items, atomic);
     if (atomic) return created({ data: result.created });
     return ok({
       data: itemOutcomeBodies(result.outcomes, (item) => ({ status: 201, data: item })),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { upsertContactBatch } from '../contacts/contactBatch.js';
 import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { Contact } from '../openapi/responses/contactResponses.js';
-import { oneOrMany, boolParam, optionalParam } from '../shared/paramTypes.js';
+import { atomicParam, batchParam } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
 import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { contactParams, toContactUpsert } from './createOrUpdateContact.js';
@@ -38,13 +38,8 @@ export const createOrUpdateContacts = defineMethod({
   ],
   params: z.object({
     bot_id: contactParams.shape.bot_id.describe('The bot every contact belongs to'),
-    contacts: oneOrMany(
-      z
-        .array(z.record(z.string(), z.unknown()), { error: 'must be an array' })
-        .min(1, 'must have at least 1 item')
-        .max(MAX_BATCH_CONTACTS, `may not have more than ${MAX_BATCH_CONTACTS} items`),
-    ),
-    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+    contacts: batchParam(z.record(z.string(), z.unknown()), MAX_BATCH_CONTACTS),
+    atomic: atomicParam(),
   }),
   async handle(params, { caller, deps }) {
     const outcomes = await upsertContactBatch(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { deleteItems } from '../lists/items/deleteItems.js';
-import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { atomicParam, batchParam, idParam } from '../shared/paramTypes.js';
 import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { defineMethod, noContent, ok } from './method.js';
 
@@ -32,22 +32,11 @@ export const deleteListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    item_ids: oneOrMany(
-      z
-        .array(idParam(), { error: 'must be an array' })
-        .min(1, 'must have at least 1 item')
-        .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
-    ),
-    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+    item_ids: batchParam(idParam(), MAX_BATCH_ITEMS),
+    atomic: atomicParam(),
   }),
-  async handle(params, { caller, deps }) {
-    const atomic = params.atomic ?? true;
-    const outcomes = await deleteItems(
-      { ...deps.lists, caller },
-      params.schema_id,
-      params.item_ids,
-      atomic,
-    );
+  async handle({ schema_id, item_ids, atomic = true }, { caller, deps }) {
+    const outcomes = await deleteItems({ ...deps.lists, caller }, schema_id, item_ids, atomic);
     return atomic
       ? noContent()
       : ok({ data: itemOutcomeBodies(outcomes, () => ({ status: 204 })) });

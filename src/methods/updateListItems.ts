@@ -4,7 +4,7 @@ import { MAX_BATCH_ITEMS } from '../lists/items/addItems.js';
 import { dataParam } from '../lists/items/listItemParams.js';
 import { updateBatch } from '../lists/items/updateBatch.js';
 import { ListItem } from '../openapi/responses/listItemResponses.js';
-import { oneOrMany, boolParam, idParam, optionalParam } from '../shared/paramTypes.js';
+import { atomicParam, batchParam, idParam } from '../shared/paramTypes.js';
 import { batchOutcome } from '../openapi/responses/batchResponses.js';
 import { defineMethod, ok } from './method.js';
 
@@ -35,22 +35,12 @@ export const updateListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    items: oneOrMany(
-      z
-        .array(z.object({ item_id: idParam(), data: dataParam() }), { error: 'must be an array' })
-        .min(1, 'must have at least 1 item')
-        .max(MAX_BATCH_ITEMS, `may not have more than ${MAX_BATCH_ITEMS} items`),
-    ),
-    atomic: optionalParam(boolParam()).describe('All or nothing (default true)'),
+    items: batchParam(z.object({ item_id: idParam(), data: dataParam() }), MAX_BATCH_ITEMS),
+    atomic: atomicParam(),
   }),
-  async handle(params, { caller, deps }) {
-    const atomic = params.atomic ?? true;
-    const result = await updateBatch(
-      { ...deps.lists, caller },
-      params.schema_id,
-      params.items.map((item) => ({ itemId: item.item_id, data: item.data })),
-      atomic,
-    );
+  async handle({ schema_id, items, atomic = true }, { caller, deps }) {
+    const changes = items.map((item) => ({ itemId: item.item_id, data: item.data }));
+    const result = await updateBatch({ ...deps.lists, caller }, schema_id, changes, atomic);
     if (atomic) return ok({ data: result.updated });
     return ok({
       data: itemOutcomeBodies(result.outcomes, (item) => ({ status: 200, data: item })),

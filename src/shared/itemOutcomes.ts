@@ -64,6 +64,28 @@ export function wholeBatchError(failures: readonly ItemFailure[]): DomainError {
   return failures[0]!.error;
 }
 
+/**
+ * Runs `check` on each item of a batch, in order: the items it passed, each with what it
+ * returned, and the domain error of every other one, keyed under `<batch>.<index>`.
+ */
+export function checkEach<I, V extends object>(
+  batch: string,
+  items: readonly I[],
+  check: (item: I) => V,
+): { passed: (V & { index: number })[]; failed: Map<number, ItemFailure> } {
+  const passed: (V & { index: number })[] = [];
+  const failed = new Map<number, ItemFailure>();
+  for (const [index, item] of items.entries()) {
+    try {
+      passed.push({ ...check(item), index });
+    } catch (err) {
+      if (!(err instanceof DomainError)) throw err;
+      failed.set(index, failedItem(err, batch, index));
+    }
+  }
+  return { passed, failed };
+}
+
 /** Successes and failures together, in the batch's order. */
 export function inBatchOrder<T>(
   failures: Iterable<ItemFailure>,

@@ -90,6 +90,15 @@ export const oneOrMany = <T extends z.ZodType>(array: T) =>
     .preprocess((v) => (v === undefined || v === null || Array.isArray(v) ? v : [v]), array)
     .meta({ [SINGLE_AS_ARRAY]: true });
 
+/** A batch method's items: 1 to `max` of `item`, an item sent alone counting as one. */
+export const batchParam = <T extends z.ZodType>(item: T, max: number) =>
+  oneOrMany(
+    z
+      .array(item, { error: 'must be an array' })
+      .min(1, 'must have at least 1 item')
+      .max(max, `may not have more than ${max} items`),
+  );
+
 /** `schema`, or "not sent" for a blank value. */
 export const optionalParam = <T extends z.ZodType>(schema: T) =>
   z.preprocess(blankToUndefined, schema.optional()).meta({ [BLANK_IS_UNSENT]: true });
@@ -110,6 +119,10 @@ export const boolParam = () =>
   z.preprocess((v) => booleanFrom(v) ?? v, z.boolean({ error: 'must be true or false' }));
 
 /** A required identifier given as text (list and record ids). */
+/** A batch method's `atomic`: all or nothing unless false. */
+export const atomicParam = () =>
+  optionalParam(boolParam()).describe('All or nothing (default true)');
+
 export const idParam = () =>
   z.string({ error: 'must be a string' }).min(1, 'is required').max(255, 'is too long');
 

@@ -1,11 +1,10 @@
 import { uuidv7 } from 'uuidv7';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, ValidationError } from '../../shared/domainErrors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import {
-  failedItem,
+  checkEach,
   inBatchOrder,
   wholeBatchError,
-  type ItemFailure,
   type ItemOutcome,
 } from '../../shared/itemOutcomes.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
@@ -14,9 +13,9 @@ import { requireOwnList } from '../listAccess.js';
 import { insertItemRows, type NewItemRow } from './batchRows.js';
 import { FieldsChanged } from './itemRows.js';
 import { presentItem } from './listItemPresenter.js';
-import { addReferenceFailures, referenceProblems } from './references.js';
+import { refuseReferences } from './references.js';
 import { toStoredChanges } from './storedRow.js';
-import { validateData, type FieldValues } from './validateData.js';
+import { validateData } from './validateData.js';
 
 /** Items per addListItems call. */
 export const MAX_BATCH_ITEMS = 1000;
@@ -52,23 +51,10 @@ async function addTo(
   items: readonly Record<string, unknown>[],
   atomic: boolean,
 ) {
-  const failed = new Map<number, ItemFailure>();
-  const valid: { index: number; values: FieldValues }[] = [];
-  for (const [index, data] of items.entries()) {
-    try {
-      valid.push({ index, values: validateData(list.fields, data, 'add') });
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      failed.set(index, failedItem(err, 'items', index));
-    }
-  }
-  const references = await referenceProblems(
-    ctx.db,
-    ctx.caller,
-    list.fields,
-    valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
-  );
-  addReferenceFailures(references, valid, failed);
+  const { passed: valid, failed } = checkEach('items', items, (data) => ({
+    values: validateData(list.fields, data, 'add'),
+  }));
+  await refuseReferences(ctx.db, ctx.caller, list.fields, valid, failed);
   if (atomic && failed.size > 0) throw wholeBatchError([...failed.values()]);
 
   const now = ctx.clock();

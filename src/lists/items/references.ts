@@ -9,7 +9,7 @@ import {
   type DomainError,
   type ValidationErrors,
 } from '../../shared/domainErrors.js';
-import type { ItemFailure } from '../../shared/itemOutcomes.js';
+import { failedItem, type ItemFailure } from '../../shared/itemOutcomes.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import type { FieldValues } from './validateData.js';
 
@@ -41,95 +41,79 @@ async function ownersOf(
   return owners;
 }
 
-/** One write's values and the prefix of its error keys (`data`, `items.3`). */
-export interface ReferencingValues {
-  prefix: string;
-  values: FieldValues;
-}
-
-/** What is wrong with each write's contact and bot values: unknown ids, other accounts' ids. */
-export interface ReferenceProblems {
-  /** per write (same order): `<prefix>.<slug>` → message, for ids that do not exist */
-  missing: ValidationErrors[];
-  /** per write: whether a value belongs to another account */
-  foreign: boolean[];
-}
-
 /**
- * The contact and bot values of any number of writes, looked up in one query per kind: a
+ * What is wrong with the contact and bot values of each of `writes` (same order), keyed
+ * `data.<slug>`: a value must exist (else a 422 naming every such field at once) and belong to
+ * the caller (else a 403); existence is reported first. Looked up in one query per kind, so a
  * batch checks its references per batch, not per item.
  */
-export async function referenceProblems(
+async function referenceErrors(
   db: Database,
   caller: Caller,
   fields: readonly StoredField[],
-  writes: readonly ReferencingValues[],
-): Promise<ReferenceProblems> {
+  writes: readonly FieldValues[],
+): Promise<(DomainError | undefined)[]> {
   const wanted = { contact: new Set<number>(), bot: new Set<number>() };
   const linked: { write: number; key: string; kind: 'contact' | 'bot'; id: number }[] = [];
-  for (const [write, { prefix, values }] of writes.entries()) {
+  for (const [write, values] of writes.entries()) {
     for (const field of fields) {
       const kind = fieldTypeOf(field).references;
       const id = values.get(field.slug);
       if (!kind || typeof id !== 'number') continue;
       wanted[kind].add(id);
-      linked.push({ write, key: `${prefix}.${field.slug}`, kind, id });
+      linked.push({ write, key: `data.${field.slug}`, kind, id });
     }
   }
-  const problems: ReferenceProblems = {
-    missing: writes.map(() => ({})),
-    foreign: writes.map(() => false),
-  };
-  if (linked.length === 0) return problems;
+  if (linked.length === 0) return writes.map(() => undefined);
   const none = new Map<number, number>();
   const [contactOwners, botOwners] = await Promise.all([
     wanted.contact.size > 0 ? ownersOf(db, contacts, caller.accountId, [...wanted.contact]) : none,
     wanted.bot.size > 0 ? ownersOf(db, bots, caller.accountId, [...wanted.bot]) : none,
   ]);
   const owners = { contact: contactOwners, bot: botOwners };
+  const missing: ValidationErrors[] = writes.map(() => ({}));
+  const foreign = writes.map(() => false);
   for (const { write, key, kind, id } of linked) {
     const owner = owners[kind].get(id);
-    if (owner === undefined) problems.missing[write]![key] = [`The selected ${key} is invalid.`];
-    else if (owner !== caller.accountId) problems.foreign[write] = true;
+    if (owner === undefined) missing[write]![key] = [`The selected ${key} is invalid.`];
+    else if (owner !== caller.accountId) foreign[write] = true;
   }
-  return problems;
+  return writes.map((_, write) => {
+    if (Object.keys(missing[write]!).length > 0) return domainErrors.validation(missing[write]!);
+    return foreign[write] ? domainErrors.foreignReference() : undefined;
+  });
 }
 
-/**
- * The error of write `i` of referenceProblems' answer, if any: a contact or bot value must
- * exist (else a 422 under `<prefix>.<slug>`, for every such field at once) and belong to the
- * caller (else a 403). Existence is reported first.
- */
-function referenceError(problems: ReferenceProblems, i: number): DomainError | undefined {
-  const missing = problems.missing[i]!;
-  if (Object.keys(missing).length > 0) return domainErrors.validation(missing);
-  if (problems.foreign[i]) return domainErrors.foreignReference();
-  return undefined;
-}
-
-/** addListItem and updateListItem: the contact and bot values of one write (`data.<slug>`). */
+/** addListItem and updateListItem: the contact and bot values of one write. */
 export async function checkReferences(
   db: Database,
   caller: Caller,
   fields: readonly StoredField[],
   values: FieldValues,
 ): Promise<void> {
-  const problems = await referenceProblems(db, caller, fields, [{ prefix: 'data', values }]);
-  const error = referenceError(problems, 0);
+  const [error] = await referenceErrors(db, caller, fields, [values]);
   if (error) throw error;
 }
 
 /**
- * The failures in referenceProblems' answer for a batch's valid items (`valid[i]` was checked
- * as its i-th write), added to `failed`.
+ * The batch methods: the contact and bot values of every valid item checked together, each
+ * item's failure (keyed `items.<index>.<slug>`) added to `failed`.
  */
-export function addReferenceFailures(
-  problems: ReferenceProblems,
-  valid: readonly { index: number }[],
+export async function refuseReferences(
+  db: Database,
+  caller: Caller,
+  fields: readonly StoredField[],
+  valid: readonly { index: number; values: FieldValues }[],
   failed: Map<number, ItemFailure>,
-): void {
+): Promise<void> {
+  const errors = await referenceErrors(
+    db,
+    caller,
+    fields,
+    valid.map((v) => v.values),
+  );
   for (const [i, { index }] of valid.entries()) {
-    const error = referenceError(problems, i);
-    if (error) failed.set(index, { index, error });
+    const error = errors[i];
+    if (error) failed.set(index, failedItem(error, 'items', index));
   }
 }

@@ -1,6 +1,6 @@
-import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { DomainError, ValidationError } from '../../shared/domainErrors.js';
+import { DomainError } from '../../shared/domainErrors.js';
 import {
+  checkEach,
   failedItem,
   underItem,
   type ItemFailure,
@@ -9,10 +9,10 @@ import {
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import { listsOnTransaction, type ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
-import { addReferenceFailures, referenceProblems } from './references.js';
+import { refuseReferences } from './references.js';
 import { updateItem } from './updateItem.js';
 import { updateItems, type ItemChange } from './updateItems.js';
-import { validateData, type FieldValues } from './validateData.js';
+import { validateData } from './validateData.js';
 
 type Updated = { updated: OrderedObject[]; outcomes: ItemOutcome<OrderedObject>[] };
 
@@ -32,19 +32,24 @@ export async function updateBatch(
     return updateItems(ctx, schemaId, items, atomic);
   }
   const list = await requireOwnList(ctx, ctx.caller, schemaId);
-  const refused = await checkBatchReferences(ctx, list.fields, items);
-  const updateOne = (c: ItemContext, item: ItemChange, index: number) => {
-    const failure = refused.get(index);
-    if (failure) throw failure.error;
-    return updateItem(c, item.itemId, item.data, schemaId, true);
-  };
+  // The contacts and bots of every item looked up at once; an item whose data does not
+  // validate is left to its own update, which answers its 422 in its turn.
+  const { passed } = checkEach('items', items, (item) => ({
+    values: validateData(list.fields, item.data, 'update'),
+  }));
+  const refused = new Map<number, ItemFailure>();
+  await refuseReferences(ctx.db, ctx.caller, list.fields, passed, refused);
+  const updateOne = (c: ItemContext, item: ItemChange) =>
+    updateItem(c, item.itemId, item.data, schemaId, true);
   if (atomic) {
     const updated = await ctx.db.transaction(async (tx) => {
       const onTx = listsOnTransaction(ctx, tx);
       const done: OrderedObject[] = [];
       for (const [index, item] of items.entries()) {
+        const failure = refused.get(index);
+        if (failure) throw failure.error;
         try {
-          done.push(await updateOne(onTx, item, index));
+          done.push(await updateOne(onTx, item));
         } catch (err) {
           throw underItem(err, 'items', index);
         }
@@ -55,41 +60,17 @@ export async function updateBatch(
   }
   const outcomes: ItemOutcome<OrderedObject>[] = [];
   for (const [index, item] of items.entries()) {
+    const failure = refused.get(index);
+    if (failure) {
+      outcomes.push(failure);
+      continue;
+    }
     try {
-      outcomes.push({ index, result: await updateOne(ctx, item, index) });
+      outcomes.push({ index, result: await updateOne(ctx, item) });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       outcomes.push(failedItem(err, 'items', index));
     }
   }
   return { updated: [], outcomes };
-}
-
-/**
- * The contacts and bots of every item, looked up at once (one query per kind for the whole
- * batch): item index → its failure, keyed `data.<slug>` as its own update would answer it.
- * Items whose data does not validate are left to their own update, which answers their 422.
- */
-async function checkBatchReferences(
-  ctx: ItemContext,
-  fields: readonly StoredField[],
-  items: readonly ItemChange[],
-): Promise<Map<number, ItemFailure>> {
-  const valid: { index: number; values: FieldValues }[] = [];
-  for (const [index, item] of items.entries()) {
-    try {
-      valid.push({ index, values: validateData(fields, item.data, 'update') });
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-    }
-  }
-  const problems = await referenceProblems(
-    ctx.db,
-    ctx.caller,
-    fields,
-    valid.map((v) => ({ prefix: 'data', values: v.values })),
-  );
-  const failed = new Map<number, ItemFailure>();
-  addReferenceFailures(problems, valid, failed);
-  return failed;
 }

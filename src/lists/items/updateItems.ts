@@ -1,19 +1,19 @@
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
-import { domainErrors, ValidationError } from '../../shared/domainErrors.js';
+import { domainErrors } from '../../shared/domainErrors.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import type { ItemContext } from '../context.js';
 import { requireOwnList } from '../listAccess.js';
 import type { ItemRow } from './foundItem.js';
 import { findItemRows, updateItemRows, type ChangedItemRow } from './batchRows.js';
 import { presentItem } from './listItemPresenter.js';
-import { addReferenceFailures, referenceProblems } from './references.js';
+import { refuseReferences } from './references.js';
 import { toStoredChanges } from './storedRow.js';
-import { validateData, type FieldValues } from './validateData.js';
+import { validateData } from './validateData.js';
 import {
+  checkEach,
   failedItem,
   inBatchOrder,
   wholeBatchError,
-  type ItemFailure,
   type ItemOutcome,
 } from '../../shared/itemOutcomes.js';
 
@@ -60,28 +60,12 @@ async function updateIn(
   atomic: boolean,
 ) {
   const stored = await recordsOf(ctx, list, items);
-  const failed = new Map<number, ItemFailure>();
-  const valid: { index: number; record: ItemRow; values: FieldValues }[] = [];
-  for (const [index, item] of items.entries()) {
+  const { passed: valid, failed } = checkEach('items', items, (item) => {
     const record = stored.get(item.itemId);
-    if (!record) {
-      failed.set(index, failedItem(domainErrors.itemNotFound(), 'items', index));
-      continue;
-    }
-    try {
-      valid.push({ index, record, values: validateData(list.fields, item.data, 'update') });
-    } catch (err) {
-      if (!(err instanceof ValidationError)) throw err;
-      failed.set(index, failedItem(err, 'items', index));
-    }
-  }
-  const references = await referenceProblems(
-    ctx.db,
-    ctx.caller,
-    list.fields,
-    valid.map((v) => ({ prefix: `items.${v.index}`, values: v.values })),
-  );
-  addReferenceFailures(references, valid, failed);
+    if (!record) throw domainErrors.itemNotFound();
+    return { record, values: validateData(list.fields, item.data, 'update') };
+  });
+  await refuseReferences(ctx.db, ctx.caller, list.fields, valid, failed);
   if (atomic && failed.size > 0) throw wholeBatchError([...failed.values()]);
 
   const passing = valid.filter((v) => !failed.has(v.index));
