@@ -236,6 +236,20 @@ describe('updateListItems: contact values of the whole batch', () => {
       ],
     });
     expect(twiceForeign.status).toBe(403);
+    const twiceEach = await update({
+      schema_id: list.id,
+      atomic: false,
+      items: [
+        { item_id: first, data: { who: 999_999_999 } },
+        { item_id: first, data: { who: theirs } },
+        { item_id: first, data: { title: 'c' } },
+      ],
+    });
+    expect(twiceEach.body.data.map((o: { status: number }) => o.status)).toEqual([422, 403, 200]);
+    expect(twiceEach.body.data[0].errors).toEqual({
+      'items.0.who': ['The selected items.0.who is invalid.'],
+    });
+    expect(twiceEach.body.data[1].message).toBe('The contact or bot belongs to another account.');
     const fine = await update({
       schema_id: list.id,
       items: [{ item_id: first, data: { who: mine } }],

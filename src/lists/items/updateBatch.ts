@@ -1,7 +1,6 @@
 import { DomainError } from '../../shared/domainErrors.js';
 import {
   checkEach,
-  failedItem,
   underItem,
   type ItemFailure,
   type ItemOutcome,
@@ -19,8 +18,7 @@ type Updated = { updated: OrderedObject[]; outcomes: ItemOutcome<OrderedObject>[
 /**
  * updateListItems: a batch of distinct records in one statement (updateItems). A batch that
  * names a record twice applies its items in turn, each answered with the record after its own
- * change, as that many updateListItem calls would: `atomic` in one transaction that the first
- * failing item undoes (its error is the batch's), else each item on its own.
+ * change, as that many updateListItem calls would.
  */
 export async function updateBatch(
   ctx: ItemContext,
@@ -39,37 +37,49 @@ export async function updateBatch(
   }));
   const refused = new Map<number, ItemFailure>();
   await refuseReferences(ctx.db, ctx.caller, list.fields, passed, refused);
-  const updateOne = (c: ItemContext, item: ItemChange) =>
-    updateItem(c, item.itemId, item.data, schemaId, true);
-  if (atomic) {
-    const updated = await ctx.db.transaction(async (tx) => {
-      const onTx = listsOnTransaction(ctx, tx);
-      const done: OrderedObject[] = [];
-      for (const [index, item] of items.entries()) {
-        const failure = refused.get(index);
-        if (failure) throw failure.error;
-        try {
-          done.push(await updateOne(onTx, item));
-        } catch (err) {
-          throw underItem(err, 'items', index);
-        }
-      }
-      return done;
-    });
-    return { updated, outcomes: updated.map((result, index) => ({ index, result })) };
-  }
+  const turn: InTurn = async (c, item, index) => {
+    const failure = refused.get(index);
+    if (failure) throw failure.error;
+    try {
+      return await updateItem(c, item.itemId, item.data, schemaId, true);
+    } catch (err) {
+      throw underItem(err, 'items', index);
+    }
+  };
+  return atomic ? allInTurn(ctx, items, turn) : eachInTurn(ctx, items, turn);
+}
+
+/** One item's update; its error comes keyed under `items.<index>`. */
+type InTurn = (ctx: ItemContext, item: ItemChange, index: number) => Promise<OrderedObject>;
+
+/** In one transaction: the first failing item undoes the others, its error is the batch's. */
+async function allInTurn(
+  ctx: ItemContext,
+  items: readonly ItemChange[],
+  turn: InTurn,
+): Promise<Updated> {
+  const updated = await ctx.db.transaction(async (tx) => {
+    const onTx = listsOnTransaction(ctx, tx);
+    const done: OrderedObject[] = [];
+    for (const [index, item] of items.entries()) done.push(await turn(onTx, item, index));
+    return done;
+  });
+  return { updated, outcomes: updated.map((result, index) => ({ index, result })) };
+}
+
+/** Each item on its own: a failure is that item's outcome and the others stand. */
+async function eachInTurn(
+  ctx: ItemContext,
+  items: readonly ItemChange[],
+  turn: InTurn,
+): Promise<Updated> {
   const outcomes: ItemOutcome<OrderedObject>[] = [];
   for (const [index, item] of items.entries()) {
-    const failure = refused.get(index);
-    if (failure) {
-      outcomes.push(failure);
-      continue;
-    }
     try {
-      outcomes.push({ index, result: await updateOne(ctx, item) });
+      outcomes.push({ index, result: await turn(ctx, item, index) });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      outcomes.push(failedItem(err, 'items', index));
+      outcomes.push({ index, error: err });
     }
   }
   return { updated: [], outcomes };
