@@ -41,15 +41,16 @@ export const createOrUpdateContacts = defineMethod({
     contacts: batchParam(z.record(z.string(), z.unknown()), MAX_BATCH_CONTACTS),
     atomic: atomicParam(),
   }),
-  async handle(params, { caller, deps }) {
+  async handle({ bot_id, contacts, atomic = true }, { caller, deps }) {
+    const parse = (contact: Record<string, unknown>) =>
+      toContactUpsert(validateParams(contactParams, { ...contact, bot_id }));
     const outcomes = await upsertContactBatch(
       deps.db,
       caller.accountId,
-      params.bot_id,
-      params.contacts,
-      params.atomic ?? true,
-      (contact) =>
-        toContactUpsert(validateParams(contactParams, { ...contact, bot_id: params.bot_id })),
+      bot_id,
+      contacts,
+      atomic,
+      parse,
     );
     return ok({
       data: itemOutcomeBodies(outcomes, (w) => ({
