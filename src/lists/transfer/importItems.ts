@@ -36,6 +36,9 @@ export type ImportEvent =
  * flight at once (one validated while the other is written); with `key`, a batch waits while
  * one in flight holds any of its keys, so two batches never both insert one key, and a key's
  * later line finds the record its earlier one wrote.
+ *
+ * The file is cut into batches by importBatches.ts, run by keyedBatchScheduler.ts, timed by
+ * batchStamps.ts and written by importBatchWriter.ts.
  */
 export async function importItems(
   lists: ListsContext,
