@@ -3,12 +3,6 @@ import { parseArgs } from 'node:util';
 import { z } from 'zod';
 import { UsageError, type Command, type FlagSpec } from './command.js';
 
-/** Flags every command accepts. */
-export const GLOBAL_FLAGS = {
-  json: 'print exactly one JSON object on stdout (for scripts)',
-  help: 'show the command and its flags',
-} as const;
-
 export interface ParsedArgs {
   json: boolean;
   help: boolean;

@@ -47,10 +47,11 @@ export interface CommandContext {
 /** A result is one flat JSON object; its keys are a contract (docs/operations.md). */
 export type CommandResult = Record<string, string | number | boolean | null>;
 
-export interface Command<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {
-  /** two words, as typed: `account create` */
-  name: string;
-  summary: string;
+/**
+ * What a command's file defines: its flags and what it does. Its name and summary live in
+ * commandRegistry.ts, so `--help` lists every command without loading any of them.
+ */
+export interface CommandBody<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> {
   flags: F;
   /** first line of the human output, e.g. "Account created." */
   title: string;
@@ -59,12 +60,29 @@ export interface Command<F extends Record<string, FlagSpec> = Record<string, Fla
   run(ctx: CommandContext, flags: FlagValues<F>): Promise<CommandResult>;
 }
 
+/** How a command is named and listed (commandRegistry.ts). */
+export interface CommandHead {
+  /** two words, as typed: `account create` */
+  name: string;
+  summary: string;
+}
+
+/** A command about to run: its registry entry and its file together. */
+export type Command<F extends Record<string, FlagSpec> = Record<string, FlagSpec>> = CommandHead &
+  CommandBody<F>;
+
 /** Keeps the flag specs' literal types so `run` receives typed values. */
 export function defineCommand<const F extends Record<string, FlagSpec>>(
-  command: Command<F>,
-): Command<F> {
+  command: CommandBody<F>,
+): CommandBody<F> {
   return command;
 }
+
+/** Flags every command accepts. */
+export const GLOBAL_FLAGS = {
+  json: 'print exactly one JSON object on stdout (for scripts)',
+  help: 'show the command and its flags',
+} as const;
 
 /** A provisioning or usage failure that is the operator's to fix; printed as one line. */
 export class UsageError extends Error {}

@@ -1,5 +1,4 @@
-import type { Command, CommandResult } from './command.js';
-import { GLOBAL_FLAGS } from './args.js';
+import { GLOBAL_FLAGS, type Command, type CommandHead, type CommandResult } from './command.js';
 
 const PROGRAM = 'npm run --silent cli --';
 
@@ -26,7 +25,7 @@ export function formatWarning(message: string): string {
   return `listkeeper: warning: ${message.replace(/\s*\n\s*/g, ' ')}\n`;
 }
 
-export function formatOverview(commands: readonly Command[]): string {
+export function formatOverview(commands: readonly CommandHead[]): string {
   const width = Math.max(...commands.map((c) => c.name.length));
   return [
     `usage: ${PROGRAM} <command> [flags] [--json]`,

@@ -1,4 +1,3 @@
-import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
 import type { Database } from '../infra/db/client.js';
 import { sqlState, UNIQUE_VIOLATION } from '../infra/db/databaseErrors.js';
@@ -6,13 +5,19 @@ import { accounts } from '../infra/db/schema/index.js';
 import { generateApiKey, hashApiKey } from '../admission/apiKeys.js';
 import { OperatorError } from './operatorError.js';
 
-/** OWASP's recommended argon2id parameters (19 MiB, t=2, p=1). */
-const ARGON2_OPTIONS = {
-  type: argon2.argon2id,
-  memoryCost: 19_456,
-  timeCost: 2,
-  parallelism: 1,
-} as const;
+/**
+ * An argon2id hash with OWASP's recommended parameters (19 MiB, t=2, p=1). The native module
+ * is loaded here, on first use: commands that set no password never load it.
+ */
+async function hashPassword(password: string): Promise<string> {
+  const { default: argon2 } = await import('argon2');
+  return argon2.hash(password, {
+    type: argon2.argon2id,
+    memoryCost: 19_456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+}
 
 export interface NewAccount {
   email: string;
@@ -30,7 +35,7 @@ export interface AccountSummary {
 
 export async function createAccount(db: Database, input: NewAccount) {
   const apiKey = generateApiKey();
-  const passwordHash = input.password ? await argon2.hash(input.password, ARGON2_OPTIONS) : null;
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
   try {
     const [row] = await db
       .insert(accounts)
@@ -65,7 +70,7 @@ export async function regenerateKey(db: Database, id: number) {
 /** The authentication rules: a password change also resets the key. */
 export async function setPassword(db: Database, id: number, password: string) {
   const apiKey = generateApiKey();
-  const passwordHash = await argon2.hash(password, ARGON2_OPTIONS);
+  const passwordHash = await hashPassword(password);
   await updateAccount(db, id, { apiKeyHash: hashApiKey(apiKey), passwordHash });
   return { id, api_key: apiKey };
 }

@@ -1,4 +1,4 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { webhooks, type WebhookRow } from '../infra/db/schema/webhooks.js';
 import { encodeCursor } from '../changes/cursor.js';
@@ -73,49 +73,24 @@ export async function claimDue(
   n: number,
 ): Promise<WebhookRow[]> {
   if (n <= 0) return [];
-  const rows = await queryRows<Record<string, unknown>>(
-    db,
-    sql`
-    update webhooks set leased_by = ${instance}, leased_until = ${until.toISOString()}::timestamptz
-    where id in (
-      select id from webhooks
-      where disabled_at is null and next_attempt_at <= ${now.toISOString()}::timestamptz
-        and (leased_until is null or leased_until < ${now.toISOString()}::timestamptz)
-      order by next_attempt_at
-      limit ${n}
-      for update skip locked)
-    returning *`,
-  );
-  return rows.map(fromRaw);
-}
-
-/** The columns as drizzle's select names them, from a raw `returning *` row. */
-function fromRaw(r: Record<string, unknown>): WebhookRow {
-  const date = (v: unknown) => (v === null || v === undefined ? null : new Date(v as string));
-  return {
-    id: r.id as string,
-    accountId: Number(r.account_id),
-    url: r.url as string,
-    types: (r.types as string[] | null) ?? null,
-    schemaId: (r.schema_id as string | null) ?? null,
-    botId: r.bot_id === null ? null : Number(r.bot_id),
-    secret: r.secret as string,
-    cursor: r.cursor as string,
-    createdAt: date(r.created_at)!,
-    nextAttemptAt: date(r.next_attempt_at)!,
-    leasedUntil: date(r.leased_until),
-    leasedBy: (r.leased_by as string | null) ?? null,
-    pendingId: (r.pending_id as string | null) ?? null,
-    pendingBody: (r.pending_body as string | null) ?? null,
-    pendingNext: (r.pending_next as string | null) ?? null,
-    pendingSince: date(r.pending_since),
-    attempts: Number(r.attempts),
-    failingSince: date(r.failing_since),
-    lastError: (r.last_error as string | null) ?? null,
-    lastSuccessAt: date(r.last_success_at),
-    disabledAt: date(r.disabled_at),
-    disabledReason: (r.disabled_reason as string | null) ?? null,
-  };
+  const due = db
+    .select({ id: webhooks.id })
+    .from(webhooks)
+    .where(
+      and(
+        isNull(webhooks.disabledAt),
+        lte(webhooks.nextAttemptAt, now),
+        or(isNull(webhooks.leasedUntil), lt(webhooks.leasedUntil, now)),
+      ),
+    )
+    .orderBy(asc(webhooks.nextAttemptAt))
+    .limit(n)
+    .for('update', { skipLocked: true });
+  return db
+    .update(webhooks)
+    .set({ leasedBy: instance, leasedUntil: until })
+    .where(inArray(webhooks.id, due))
+    .returning();
 }
 
 /** While this instance still holds the lease. */

@@ -1,23 +1,25 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseCommandArgs } from '../../src/cli/args.js';
-import { defineCommand, UsageError } from '../../src/cli/command.js';
+import { defineCommand, UsageError, type Command } from '../../src/cli/command.js';
 
 // Flag parsing of the operator CLI (docs/operations.md "Operator CLI"), without a process.
-const sample = defineCommand({
+const sample: Command = {
   name: 'sample run',
   summary: 'a command for the tests',
-  title: 'Done.',
-  flags: {
-    id: { description: 'an id', required: true, kind: 'id' },
-    email: { description: 'an email', kind: 'email' },
-    plan: { description: 'a plan', choices: ['pro', 'free'] },
-    file: { description: 'a file', kind: 'path' },
-    name: { description: 'free text' },
-  },
-  async run() {
-    return {};
-  },
-});
+  ...defineCommand({
+    title: 'Done.',
+    flags: {
+      id: { description: 'an id', required: true, kind: 'id' },
+      email: { description: 'an email', kind: 'email' },
+      plan: { description: 'a plan', choices: ['pro', 'free'] },
+      file: { description: 'a file', kind: 'path' },
+      name: { description: 'free text' },
+    },
+    async run() {
+      return {};
+    },
+  }),
+};
 
 const initCwd = process.env.INIT_CWD;
 afterEach(() => {

@@ -2,8 +2,6 @@ import { setBlocked } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountBlock = defineCommand({
-  name: 'account block',
-  summary: 'Block the account: its key answers 403 (the authentication rules).',
   title: 'Account blocked.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

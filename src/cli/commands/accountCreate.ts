@@ -2,8 +2,6 @@ import { createAccount } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountCreate = defineCommand({
-  name: 'account create',
-  summary: 'Create an account and print its API key (shown only this once).',
   title: 'Account created. Keep the API key: it is stored only as a hash.',
   flags: {
     email: { description: 'login email, unique', required: true, kind: 'email', placeholder: 'E' },

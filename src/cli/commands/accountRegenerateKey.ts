@@ -2,8 +2,6 @@ import { regenerateKey } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountRegenerateKey = defineCommand({
-  name: 'account regenerate-key',
-  summary: 'Issue a new API key; the old key answers 401 at once (the authentication rules).',
   title: 'New API key issued; the old one no longer works.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

@@ -2,9 +2,6 @@ import { setPassword } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountSetPassword = defineCommand({
-  name: 'account set-password',
-  summary:
-    'Set the password (argon2id); like a regeneration, the API key is reset (the authentication rules).',
   title: 'Password set. The API key was reset; the old one no longer works.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

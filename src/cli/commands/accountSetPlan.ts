@@ -2,8 +2,6 @@ import { setPlan } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountSetPlan = defineCommand({
-  name: 'account set-plan',
-  summary: 'Change the plan; without Pro the key answers 402 (the authentication rules).',
   title: 'Plan changed.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

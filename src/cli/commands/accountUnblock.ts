@@ -2,8 +2,6 @@ import { setBlocked } from '../../operator/operatorAccounts.js';
 import { defineCommand } from '../command.js';
 
 export const accountUnblock = defineCommand({
-  name: 'account unblock',
-  summary: 'Lift a block: the same key works again.',
   title: 'Account unblocked.',
   flags: {
     id: { description: 'account ID', required: true, kind: 'id', placeholder: 'ID' },

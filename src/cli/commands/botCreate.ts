@@ -2,8 +2,6 @@ import { createBot } from '../../operator/operatorBots.js';
 import { defineCommand } from '../command.js';
 
 export const botCreate = defineCommand({
-  name: 'bot create',
-  summary: "Create a bot in a project (it belongs to the project's owner).",
   title: 'Bot created.',
   flags: {
     project: { description: 'project UUID', required: true, placeholder: 'UUID' },

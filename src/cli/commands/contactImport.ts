@@ -5,9 +5,6 @@ import { fileSize, readLines } from '../files.js';
 import { ProgressBar } from '../progressBar.js';
 
 export const contactImport = defineCommand({
-  name: 'contact import',
-  summary:
-    'Import contacts into a bot from NDJSON (one contact per line, in the shape getContacts answers with).',
   title: 'Contacts imported.',
   flags: {
     bot: { description: 'bot ID', required: true, kind: 'id', placeholder: 'ID' },

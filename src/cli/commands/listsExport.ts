@@ -11,9 +11,6 @@ import { defineCommand } from '../command.js';
 import { ProgressBar } from '../progressBar.js';
 
 export const listsExport = defineCommand({
-  name: 'lists export',
-  summary:
-    'Export the records of a list as NDJSON or CSV, as getListItems shows them; filters and order as getListItems takes them.',
   title: 'Records exported.',
   flags: {
     list: { description: 'list ID', required: true, placeholder: 'ID' },

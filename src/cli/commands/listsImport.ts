@@ -10,9 +10,6 @@ import { fileSize, readLines } from '../files.js';
 import { ProgressBar } from '../progressBar.js';
 
 export const listsImport = defineCommand({
-  name: 'lists import',
-  summary:
-    "Import records into a list from NDJSON (addListItem's data, one per line) or CSV (a header row of slugs).",
   title: 'Records imported.',
   flags: {
     list: { description: 'list ID', required: true, placeholder: 'ID' },

@@ -7,9 +7,6 @@ import { defineCommand } from '../command.js';
  * ENCRYPTION_OLD_KEYS with the current ENCRYPTION_KEY, so the old key can be dropped.
  */
 export const listsReseal = defineCommand({
-  name: 'lists reseal',
-  summary:
-    'Re-encrypt values sealed with a retired key (ENCRYPTION_OLD_KEYS) under ENCRYPTION_KEY.',
   title: 'Encrypted values re-sealed.',
   flags: {},
   async run({ db, config }) {

@@ -2,9 +2,6 @@ import { addProjectMember } from '../../operator/operatorProjects.js';
 import { defineCommand } from '../command.js';
 
 export const projectAddMember = defineCommand({
-  name: 'project add-member',
-  summary:
-    "Invite an account as a team member; the member's key does not reach the project (the API conventions).",
   title: 'Team member added.',
   flags: {
     project: { description: 'project UUID', required: true, placeholder: 'UUID' },

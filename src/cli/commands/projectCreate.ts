@@ -2,8 +2,6 @@ import { createProject } from '../../operator/operatorProjects.js';
 import { defineCommand } from '../command.js';
 
 export const projectCreate = defineCommand({
-  name: 'project create',
-  summary: "Create a project owned by an account (the owner's key reaches it).",
   title: 'Project created.',
   flags: {
     owner: {
