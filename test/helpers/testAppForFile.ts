@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
+import type { NewAccount } from '../../src/operator/operatorAccounts.js';
 import { makeTenant, type Tenant } from './factories.js';
 import { startTestApp, type TestApp, type TestAppOptions } from './testApp.js';
 
@@ -7,8 +8,11 @@ import { startTestApp, type TestApp, type TestAppOptions } from './testApp.js';
 export const MANY_CALLS = { RATE_LIMIT_PER_MINUTE: '100000' };
 
 export interface FileAppOptions<Name extends string> extends TestAppOptions {
-  /** the tenants to make, in this order, each an account with one project and one bot */
-  tenants?: readonly Name[];
+  /**
+   * the tenants to make, in this order, each an account with one project and one bot; as
+   * an object, each with the account's own fields (name, email, …)
+   */
+  tenants?: readonly Name[] | Readonly<Record<Name, Partial<NewAccount>>>;
   /** listen on a free port of 127.0.0.1 (`baseUrl`), for requests that must really overlap */
   listen?: boolean;
 }
@@ -29,10 +33,15 @@ export function testAppForFile<const Name extends string = never>(
 ): FileApp<Name> {
   const file = {} as FileApp<Name>;
   const { tenants = [], listen = false, ...appOptions } = options;
+  const accounts: [string, Partial<NewAccount>][] = Array.isArray(tenants)
+    ? tenants.map((name) => [name, {}])
+    : Object.entries(tenants);
   beforeAll(async () => {
     const t = await startTestApp(appOptions);
     Object.assign(file, t);
-    for (const name of tenants) Object.assign(file, { [name]: await makeTenant(t.db) });
+    for (const [name, account] of accounts) {
+      Object.assign(file, { [name]: await makeTenant(t.db, account) });
+    }
     if (listen) {
       await t.app.listen({ port: 0, host: '127.0.0.1' });
       file.baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;

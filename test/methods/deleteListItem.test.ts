@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
-import { testAppForFile } from '../helpers/testAppForFile.js';
 import { recordWritesForFile } from '../helpers/recordWrites.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 const now = new Date('2024-06-01T12:00:00.000Z');
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { itemCount, makeList } from '../helpers/lists.js';
-import { addItemViaApi } from '../helpers/viaApi.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { addItemViaApi } from '../helpers/viaApi.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 

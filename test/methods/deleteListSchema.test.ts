@@ -11,8 +11,8 @@ import { reclaimDeletedLists } from '../../src/lists/schemas/reclaim.js';
 import { startMaintenanceLoop } from '../../src/maintenanceLoop.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, type Tenant } from '../helpers/factories.js';
-import { createListViaApi } from '../helpers/viaApi.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'] });
 

@@ -1,12 +1,12 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { purgeOldChanges } from '../../src/changes/changePurge.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { addItem } from '../../src/lists/items/addItem.js';
-import { purgeOldChanges } from '../../src/changes/changePurge.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 let telegramId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
 
