@@ -4,7 +4,7 @@ import { listItems, listSchemas } from '../../src/infra/db/schema/index.js';
 import { MAX_FIELDS_PER_LIST } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject } from '../helpers/factories.js';
-import { createListViaApi } from '../helpers/viaApi.js';
+import { listFieldCalls } from '../helpers/listFieldCalls.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
 let now = new Date('2025-01-01T10:00:00.000Z');
@@ -16,25 +16,7 @@ const t = testAppForFile({
   listen: true,
 });
 
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Price', slug: 'price', type: 'money', currency: 'EUR' },
-];
-
-const createList = async (tenant = t.owner, projectUuid = tenant.projectUuid) =>
-  (await createListViaApi(t.app, tenant, FIELDS, { projectUuid })).id;
-
-async function storedFields(schemaId: string) {
-  const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, schemaId));
-  return row!.fields;
-}
-
-const add = (
-  schemaId: string,
-  field: Record<string, unknown>,
-  via: 'query' | 'json' | 'form' = 'json',
-  key = t.owner.apiKey,
-) => call(t.app, 'addListSchemaField', { schema_id: schemaId, field }, { key, via });
+const { createList, storedFields, add } = listFieldCalls(t);
 
 /** A real HTTP request to the listening server, so concurrent calls really overlap. */
 async function post(method: string, body: unknown, key = t.owner.apiKey) {

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
-import { listFieldErasures, listItems, listSchemas } from '../../src/infra/db/schema/index.js';
+import { listFieldErasures, listItems } from '../../src/infra/db/schema/index.js';
 import {
   eraseFieldValues,
   eraseNowOrLater,
@@ -11,32 +11,14 @@ import {
 import { removeField } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject } from '../helpers/factories.js';
-import { createListViaApi } from '../helpers/viaApi.js';
+import { listFieldCalls } from '../helpers/listFieldCalls.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
 let now = new Date('2025-01-01T10:00:00.000Z');
 
 const t = testAppForFile({ env: MANY_CALLS, clock: () => now, tenants: ['owner', 'other'] });
 
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Price', slug: 'price', type: 'money', currency: 'EUR' },
-];
-
-const createList = async (tenant = t.owner, projectUuid = tenant.projectUuid) =>
-  (await createListViaApi(t.app, tenant, FIELDS, { projectUuid })).id;
-
-async function storedFields(schemaId: string) {
-  const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, schemaId));
-  return row!.fields;
-}
-
-const add = (
-  schemaId: string,
-  field: Record<string, unknown>,
-  via: 'query' | 'json' | 'form' = 'json',
-  key = t.owner.apiKey,
-) => call(t.app, 'addListSchemaField', { schema_id: schemaId, field }, { key, via });
+const { createList, storedFields, add } = listFieldCalls(t);
 
 async function countWith(schemaId: string, slug: string): Promise<number> {
   const [row] = await queryRows<{ n: number }>(

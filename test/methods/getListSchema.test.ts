@@ -1,25 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, type Tenant } from '../helpers/factories.js';
-import { createListViaApi } from '../helpers/viaApi.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { createListViaApi, TITLE_AND_SUM_FIELDS } from '../helpers/viaApi.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'] });
 
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
-];
-
 const createList = (tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) =>
-  createListViaApi(t.app, tenant, FIELDS, { name, projectUuid });
+  createListViaApi(t.app, tenant, TITLE_AND_SUM_FIELDS, { name, projectUuid });
 
 describe('getListSchema (getListSchema)', () => {
   it.each(TRANSPORTS)('returns the list as createListSchema did via %s', async (via) => {
     const created = await call(
       t.app,
       'createListSchema',
-      { name: 'Shown', bot_id: t.owner.botId, is_menu: true, fields: FIELDS },
+      { name: 'Shown', bot_id: t.owner.botId, is_menu: true, fields: TITLE_AND_SUM_FIELDS },
       { key: t.owner.apiKey },
     );
     const res = await call(

@@ -8,18 +8,13 @@ import {
   makeTenant,
   type Tenant,
 } from '../helpers/factories.js';
-import { createListViaApi } from '../helpers/viaApi.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { createListViaApi, TITLE_AND_SUM_FIELDS } from '../helpers/viaApi.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['other'] });
 
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
-];
-
 const createList = (tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) =>
-  createListViaApi(t.app, tenant, FIELDS, { name, projectUuid });
+  createListViaApi(t.app, tenant, TITLE_AND_SUM_FIELDS, { name, projectUuid });
 
 describe('getListSchemas (getListSchemas, the paging envelope)', () => {
   let reader: Tenant;
