@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeContact, makeList, type FieldSpec, type TestList } from '../helpers/lists.js';
+import { seedContact } from '../helpers/contacts.js';
+import { makeList, type FieldSpec, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -70,7 +71,7 @@ function records(): Record<string, Record<string, unknown>> {
 
 const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
-  contacts = [await makeContact(t.db, t.owner), await makeContact(t.db, t.owner)];
+  contacts = [await seedContact(t.db, t.owner.botId), await seedContact(t.db, t.owner.botId)];
   for (const [kind, fields] of [
     ['slotted', FIELDS],
     ['jsonb', [...PADDING, ...FIELDS]],

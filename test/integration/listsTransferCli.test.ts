@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeContact } from '../helpers/lists.js';
+import { seedContact } from '../helpers/contacts.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
@@ -63,8 +63,8 @@ const importArgs = (list: string, at: string, ...more: string[]) => [
 describe('lists import', () => {
   it('imports good NDJSON lines with every codec, skips bad ones with their line and reason', async () => {
     const list = await createListViaApi(t.app, t.owner, FIELDS);
-    const contact = await makeContact(t.db, t.owner);
-    const theirs = await makeContact(t.db, t.stranger);
+    const contact = await seedContact(t.db, t.owner.botId);
+    const theirs = await seedContact(t.db, t.stranger.botId);
     const at = file(
       'mixed.ndjson',
       ndjson([
@@ -192,7 +192,7 @@ describe('lists import', () => {
 
   it('with --key, a run again leaves records that hold their line as they are', async () => {
     const list = await createListViaApi(t.app, t.owner, FIELDS);
-    const contact = await makeContact(t.db, t.owner);
+    const contact = await seedContact(t.db, t.owner.botId);
     const lines = [
       { title: 'S1', price: 1.5, day: '2026-02-01', secret: 'hush', who: contact },
       { title: 'S2', price: 2, secret: null },
@@ -279,7 +279,7 @@ describe('lists import', () => {
 describe('lists export', () => {
   it('streams NDJSON and CSV as getListItems shows them, filtered and ordered; an export imports back the same', async () => {
     const list = await createListViaApi(t.app, t.owner, FIELDS);
-    const contact = await makeContact(t.db, t.owner);
+    const contact = await seedContact(t.db, t.owner.botId);
     const lines = Array.from({ length: 2_500 }, (_, i) => ({
       title: `t${i}`,
       price: i % 7 === 0 ? undefined : i / 4,

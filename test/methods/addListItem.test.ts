@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
 import { createBot, makeInvitedProject } from '../helpers/factories.js';
-import { makeContact, makeList, rawRecord, itemCount, type TestList } from '../helpers/lists.js';
+import { makeList, rawRecord, itemCount, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 let list: TestList;
@@ -34,7 +35,7 @@ describe('addListItem (addListItem)', () => {
   it.each(TRANSPORTS)(
     'stores every field type and answers 201 with the whole record via %s',
     async (via) => {
-      const contactId = await makeContact(t.db, t.owner);
+      const contactId = await seedContact(t.db, t.owner.botId);
       const res = await add(
         {
           schema_id: list.id,
@@ -181,7 +182,7 @@ describe('addListItem (addListItem)', () => {
     });
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.body.errors).sort()).toEqual(['data.via', 'data.who']);
-    const foreignContact = await makeContact(t.db, t.stranger);
+    const foreignContact = await seedContact(t.db, t.stranger.botId);
     const res1 = await add({ schema_id: list.id, data: { title: 'x', who: foreignContact } });
     expect(res1.status).toBe(403);
     const res2 = await add({ schema_id: list.id, data: { title: 'x', via: t.stranger.botId } });
@@ -190,7 +191,7 @@ describe('addListItem (addListItem)', () => {
 
   it("links a record to a contact of any of the caller's bots", async () => {
     const bot2 = await createBot(t.db, t.owner.projectUuid, 'Second');
-    const contact = await makeContact(t.db, t.owner, bot2.id);
+    const contact = await seedContact(t.db, bot2.id);
     const res = await add({ schema_id: list.id, data: { title: 'x', who: contact, via: bot2.id } });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ contact_id: contact, bot_id: bot2.id });

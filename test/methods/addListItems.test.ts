@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { itemCount, makeContact, makeList, rawRecord, type TestList } from '../helpers/lists.js';
+import { seedContact } from '../helpers/contacts.js';
+import { itemCount, makeList, rawRecord, type TestList } from '../helpers/lists.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
@@ -117,8 +118,8 @@ describe('addListItems', () => {
 
   it('checks contacts for the whole batch: another account’s contact is a 403 and nothing is written', async () => {
     const list = await newList();
-    const mine = await makeContact(t.db, t.owner);
-    const theirs = await makeContact(t.db, t.stranger);
+    const mine = await seedContact(t.db, t.owner.botId);
+    const theirs = await seedContact(t.db, t.stranger.botId);
     const res = await addMany({
       schema_id: list.id,
       items: [

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
 import { createBot } from '../helpers/factories.js';
-import { makeContact, makeList, type TestList } from '../helpers/lists.js';
+import { makeList, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 let list: TestList;
@@ -220,8 +221,8 @@ describe('getListItems contact_id / bot_id (getListItems)', () => {
         { slug: 'origin', type: 'bot' },
         { slug: 'secret_contact', type: 'contact', is_encryptable: true },
       ]);
-      const c1 = await makeContact(t.db, t.owner);
-      const c2 = await makeContact(t.db, t.owner);
+      const c1 = await seedContact(t.db, t.owner.botId);
+      const c2 = await seedContact(t.db, t.owner.botId);
       const bot2 = await createBot(t.db, t.owner.projectUuid, 'B2');
       const add = async (data: Record<string, unknown>) =>
         (await call(t.app, 'addListItem', { schema_id: linked.id, data }, { key: t.owner.apiKey }))

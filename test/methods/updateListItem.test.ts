@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TRANSPORTS } from '../helpers/call.js';
-import { makeContact, rawRecord } from '../helpers/lists.js';
-import { testAppForFile } from '../helpers/testAppForFile.js';
+import { seedContact } from '../helpers/contacts.js';
+import { rawRecord } from '../helpers/lists.js';
 import { recordWritesForFile } from '../helpers/recordWrites.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 let now = new Date('2024-06-01T12:00:00.000Z');
 
@@ -56,9 +57,9 @@ describe('updateListItem (updateListItem)', () => {
   it('checks contact values on update like on add (422 missing, 403 foreign)', async () => {
     const item = await addOne();
     expect((await update({ item_id: item.id, data: { who: 987654321 } })).status).toBe(422);
-    const foreign = await makeContact(t.db, t.stranger);
+    const foreign = await seedContact(t.db, t.stranger.botId);
     expect((await update({ item_id: item.id, data: { who: foreign } })).status).toBe(403);
-    const mine = await makeContact(t.db, t.owner);
+    const mine = await seedContact(t.db, t.owner.botId);
     const ok = await update({ item_id: item.id, data: { who: mine } });
     expect(ok.body.data).toMatchObject({ who: mine, contact_id: mine });
   });

@@ -2,9 +2,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
-import { makeContact, makeList, type TestList } from '../helpers/lists.js';
-import { addItemViaApi } from '../helpers/viaApi.js';
+import { seedContact } from '../helpers/contacts.js';
+import { makeList, type TestList } from '../helpers/lists.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { addItemViaApi } from '../helpers/viaApi.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 
@@ -183,8 +184,8 @@ describe('updateListItems: contact values of the whole batch', () => {
     const list = await makeList(t.db, t.owner, [...FIELDS, { slug: 'who', type: 'contact' }]);
     const first = (await addItemViaApi(t.app, t.owner, list.id, { title: 'a' })).id;
     const second = (await addItemViaApi(t.app, t.owner, list.id, { title: 'b' })).id;
-    const mine = await makeContact(t.db, t.owner);
-    const theirs = await makeContact(t.db, t.stranger);
+    const mine = await seedContact(t.db, t.owner.botId);
+    const theirs = await seedContact(t.db, t.stranger.botId);
     const missing = await update({
       schema_id: list.id,
       items: [
