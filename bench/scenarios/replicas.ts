@@ -8,7 +8,7 @@
  *
  *   npm run bench:replicas [-- --smoke]
  */
-import { startPostgresCluster, startReplica } from '../../test/helpers/server.js';
+import { startPostgresCluster, startReplica } from '../../test/helpers/postgresCluster.js';
 import { benchArgs } from '../lib/args.js';
 import { recordWithoutContact } from '../lib/dataset.js';
 import { freshList, loadRecords } from '../lib/freshList.js';

@@ -10,9 +10,9 @@ import { seedContacts } from '../helpers/contacts.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /** The typed client, against the real server over HTTP. */
-let t: TestApp;
 let baseUrl: string;
 /** parameters of every request the clients sent, in order */
 const sent: { method: string; params: Record<string, unknown> }[] = [];
@@ -31,11 +31,10 @@ function sentTo(method: string) {
   return sent.filter((s) => s.method === method).map((s) => s.params);
 }
 
+const t = testAppForFile();
 beforeAll(async () => {
-  t = await startTestApp();
   baseUrl = await t.app.listen({ host: '127.0.0.1', port: 0 });
 });
-afterAll(() => t.close());
 
 describe('typed client: one function per method', () => {
   it('has a function for every registered method, named exactly like it', () => {

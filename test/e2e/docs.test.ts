@@ -2,8 +2,7 @@ import { existsSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methods } from '../../src/methods/methodRegistry.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /** Debian's Chromium (`.ci/run` installs it when missing), headless and kept off the network. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -16,8 +15,6 @@ const CHROMIUM_ARGS = [
   '--disable-sync',
 ];
 
-let t: TestApp;
-let tenant: Tenant;
 let origin: string;
 let browser: Browser;
 let page: Page;
@@ -25,10 +22,9 @@ let page: Page;
 const requested: string[] = [];
 const consoleErrors: string[] = [];
 
+const t = testAppForFile({ tenants: { tenant: { name: 'Docs Reader' } } });
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  t = await startTestApp();
-  tenant = await makeTenant(t.db, { name: 'Docs Reader' });
   origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
   browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   page = await browser.newPage();
@@ -43,7 +39,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await t?.close();
 });
 
 describe('GET /docs in a real browser (discover and try every method)', () => {
@@ -69,7 +64,7 @@ describe('GET /docs in a real browser (discover and try every method)', () => {
   it('sends a request with the API key from the page and shows the 200 (the authentication rules)', async () => {
     await page.locator('button.authorize').first().click();
     const bearer = page.locator('.auth-container').filter({ hasText: 'bearerAuth' });
-    await bearer.locator('input').fill(tenant.apiKey);
+    await bearer.locator('input').fill(t.tenant.apiKey);
     await bearer.locator('button.authorize').click();
     await page.locator('.modal-ux button.close-modal').click();
 
@@ -81,9 +76,9 @@ describe('GET /docs in a real browser (discover and try every method)', () => {
     ]);
     expect(response.status()).toBe(200);
     expect(response.request().method()).toBe('POST');
-    expect(await response.request().headerValue('authorization')).toBe(`Bearer ${tenant.apiKey}`);
+    expect(await response.request().headerValue('authorization')).toBe(`Bearer ${t.tenant.apiKey}`);
     expect(await response.json()).toMatchObject({
-      data: { id: tenant.accountId, name: 'Docs Reader' },
+      data: { id: t.tenant.accountId, name: 'Docs Reader' },
     });
 
     const status = operation

@@ -25,8 +25,9 @@ export interface SeedContact {
 let nextId = 1_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
 
 /**
- * Writes a contact straight into Postgres, as the bot platform would (preview contacts,
- * chosen creation times, variables and web contacts cannot be made through the API).
+ * A contact of the bot `botId` (and of its owner), written straight into Postgres as the bot
+ * platform would: the one way tests make a contact, as preview contacts, chosen creation times,
+ * variables and web contacts cannot be made through the API.
  */
 export async function seedContact(
   db: Database,

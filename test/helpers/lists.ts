@@ -1,7 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database } from '../../src/infra/db/client.js';
-import { contacts } from '../../src/infra/db/schema/contacts.js';
 import { listSchemas, type StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { assignSlots } from '../../src/lists/slots.js';
 import type { Tenant } from './factories.js';
@@ -58,23 +57,6 @@ export async function makeList(
 /** Marks a list deleted, as deleteListSchema does (records stay until reclaimed). */
 export async function markListDeleted(db: Database, listId: string): Promise<void> {
   await db.update(listSchemas).set({ deletedAt: new Date() }).where(eq(listSchemas.id, listId));
-}
-
-let telegramSeq = Date.now();
-
-/** A contact of one of the tenant's bots. */
-export async function makeContact(db: Database, tenant: Tenant, botId = tenant.botId) {
-  const [row] = await db
-    .insert(contacts)
-    .values({
-      botId,
-      ownerId: tenant.accountId,
-      messenger: 'telegram',
-      telegramId: telegramSeq++,
-      name: 'Contact',
-    })
-    .returning({ id: contacts.id });
-  return row!.id;
 }
 
 /** The raw stored row of a record, as Postgres holds it. */

@@ -1,13 +1,14 @@
 import { Writable } from 'node:stream';
 import { sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
 import { queryRows } from '../../src/infra/db/client.js';
-import { boolParam, intParam, textParam } from '../../src/shared/paramTypes.js';
 import { defineMethod, ok, type ApiMethod } from '../../src/methods/method.js';
 import { methods } from '../../src/methods/methodRegistry.js';
+import { boolParam, intParam, textParam } from '../../src/shared/paramTypes.js';
 
 /**
  * Test-only methods that exercise the pipeline where no real method does yet: one echoes
@@ -81,4 +82,19 @@ export async function startProbeApp(deps: AppDeps): Promise<ProbeApp> {
   const app = buildApp(deps, { logStream, methods: probeRegistry });
   await app.ready();
   return { app, logs };
+}
+
+/**
+ * The probe app of a test file, over the dependencies of its app `t` (started by an earlier
+ * hook, e.g. testAppForFile): built before the file's tests, closed after them and before `t`.
+ */
+export function probeAppForFile(t: { deps: AppDeps }): ProbeApp {
+  const file = {} as ProbeApp;
+  beforeAll(async () => {
+    Object.assign(file, await startProbeApp(t.deps));
+  });
+  afterAll(async () => {
+    if (file.app) await file.app.close();
+  });
+  return file;
 }

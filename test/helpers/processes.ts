@@ -149,3 +149,43 @@ export async function callHttp(
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
+
+export interface Timed {
+  status: number;
+  ms: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read any shape
+  body: any;
+  headers: Headers;
+  /** the network error when no answer came */
+  error?: string;
+}
+
+/** One POST with JSON over real HTTP, timed; a network failure is a result, not a throw. */
+export async function timedCall(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+  key?: string,
+  timeoutMs = 20_000,
+): Promise<Timed> {
+  const started = performance.now();
+  try {
+    const res = await postApi(url, method, params, key, AbortSignal.timeout(timeoutMs));
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      // not JSON: the assertion on the body will say so
+    }
+    return { status: res.status, ms: performance.now() - started, body, headers: res.headers };
+  } catch (err) {
+    return {
+      status: 0,
+      ms: performance.now() - started,
+      body: null,
+      headers: new Headers(),
+      error: String((err as { cause?: unknown }).cause ?? err),
+    };
+  }
+}

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { Socket } from 'node:net';
 import { freePort } from './freePort.js';
+import { waitFor } from './waitFor.js';
 
 /**
  * A throwaway redis-server on a random port, for outage tests: the shared Redis on 6379
@@ -64,17 +65,4 @@ function accepts(port: number): Promise<boolean> {
     socket.once('error', () => resolve(false));
     socket.connect(port, '127.0.0.1');
   });
-}
-
-/** Polls `check` until it holds; a bounded wait, never a timing assertion. */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }

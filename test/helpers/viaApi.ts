@@ -3,6 +3,12 @@ import { expect } from 'vitest';
 import { call } from './call.js';
 import type { Tenant } from './factories.js';
 
+/** A title and a GBP sum, as createListSchema takes them: the list the schema read tests make. */
+export const TITLE_AND_SUM_FIELDS = [
+  { name: 'Title', slug: 'title', type: 'string' },
+  { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
+];
+
 /** A list made through createListSchema (asserting its 201), for tests of other methods. */
 export async function createListViaApi(
   app: FastifyInstance,

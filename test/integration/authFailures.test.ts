@@ -1,9 +1,10 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createRuntime } from '../../src/runtime.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeTenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /** 30 s into a minute; each test moves to a minute of its own so counts never mix. */
 const MINUTE = 60_000;
@@ -11,14 +12,7 @@ let now = Date.UTC(2030, 0, 1, 10, 0, 30);
 const clock = () => new Date(now);
 const nextMinute = () => (now += MINUTE);
 
-let t: TestApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ clock });
-  tenant = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ clock, tenants: ['tenant'] });
 
 type App = TestApp['app'];
 
@@ -53,10 +47,10 @@ describe('failed key attempts per client IP (docs/api-conventions.md: 30 per min
     expect(wrong.headers['retry-after']).toBe('30');
     expect(wrong.headers['x-ratelimit-limit']).toBeUndefined();
 
-    const right = await getMe(t.app, '10.0.0.1', tenant.apiKey);
+    const right = await getMe(t.app, '10.0.0.1', t.tenant.apiKey);
     expect(right.statusCode).toBe(429);
     const viaToken = await t.app.inject({
-      url: `/api/v1/getMe?api_token=${tenant.apiKey}`,
+      url: `/api/v1/getMe?api_token=${t.tenant.apiKey}`,
       remoteAddress: '10.0.0.1',
     });
     expect(viaToken.statusCode).toBe(429);
@@ -65,16 +59,16 @@ describe('failed key attempts per client IP (docs/api-conventions.md: 30 per min
   it('leaves other addresses alone', async () => {
     nextMinute();
     await failTimes(t.app, '10.0.0.3', 31);
-    expect((await getMe(t.app, '10.0.0.4', tenant.apiKey)).statusCode).toBe(200);
+    expect((await getMe(t.app, '10.0.0.4', t.tenant.apiKey)).statusCode).toBe(200);
     expect((await getMe(t.app, '10.0.0.4', 'lk_wrong')).statusCode).toBe(401);
   });
 
   it('lets the address try again in the next minute', async () => {
     nextMinute();
     await failTimes(t.app, '10.0.0.5', 31);
-    expect((await getMe(t.app, '10.0.0.5', tenant.apiKey)).statusCode).toBe(429);
+    expect((await getMe(t.app, '10.0.0.5', t.tenant.apiKey)).statusCode).toBe(429);
     nextMinute();
-    expect((await getMe(t.app, '10.0.0.5', tenant.apiKey)).statusCode).toBe(200);
+    expect((await getMe(t.app, '10.0.0.5', t.tenant.apiKey)).statusCode).toBe(200);
     expect((await getMe(t.app, '10.0.0.5', 'lk_wrong')).statusCode).toBe(401);
   });
 
@@ -88,7 +82,7 @@ describe('failed key attempts per client IP (docs/api-conventions.md: 30 per min
       ).toBe(401);
       expect((await getMe(t.app, '10.0.0.6', free.apiKey)).statusCode).toBe(402);
     }
-    expect((await getMe(t.app, '10.0.0.6', tenant.apiKey)).statusCode).toBe(200);
+    expect((await getMe(t.app, '10.0.0.6', t.tenant.apiKey)).statusCode).toBe(200);
   });
 
   it('counts unknown keys given as api_token too', async () => {
@@ -100,7 +94,7 @@ describe('failed key attempts per client IP (docs/api-conventions.md: 30 per min
       });
       expect(res.statusCode).toBe(401);
     }
-    expect((await getMe(t.app, '10.0.0.7', tenant.apiKey)).statusCode).toBe(429);
+    expect((await getMe(t.app, '10.0.0.7', t.tenant.apiKey)).statusCode).toBe(429);
   });
 
   it('shares the count between instances through Redis', async () => {
@@ -115,8 +109,8 @@ describe('failed key attempts per client IP (docs/api-conventions.md: 30 per min
     try {
       await failTimes(t.app, '10.0.0.8', 20);
       expect(await failTimes(second, '10.0.0.8', 10)).toEqual(Array(10).fill(401));
-      expect((await getMe(second, '10.0.0.8', tenant.apiKey)).statusCode).toBe(429);
-      expect((await getMe(t.app, '10.0.0.8', tenant.apiKey)).statusCode).toBe(429);
+      expect((await getMe(second, '10.0.0.8', t.tenant.apiKey)).statusCode).toBe(429);
+      expect((await getMe(t.app, '10.0.0.8', t.tenant.apiKey)).statusCode).toBe(429);
     } finally {
       await second.close();
       await runtime.close();
@@ -134,8 +128,8 @@ describe('without REDIS_URL, and the figure from FAILED_AUTH_PER_MINUTE', () => 
     });
     try {
       expect(await failTimes(solo.app, '10.0.1.1', 4)).toEqual([401, 401, 401, 429]);
-      expect((await getMe(solo.app, '10.0.1.1', tenant.apiKey)).statusCode).toBe(429);
-      expect((await getMe(solo.app, '10.0.1.2', tenant.apiKey)).statusCode).toBe(200);
+      expect((await getMe(solo.app, '10.0.1.1', t.tenant.apiKey)).statusCode).toBe(429);
+      expect((await getMe(solo.app, '10.0.1.2', t.tenant.apiKey)).statusCode).toBe(200);
     } finally {
       await solo.close();
     }
@@ -148,7 +142,7 @@ describe('which address is the client (TRUST_PROXY)', () => {
     for (let i = 0; i < 30; i++) {
       await getMe(t.app, '10.0.2.1', `lk_wrong_${i}`, { 'x-forwarded-for': `192.0.2.${i}` });
     }
-    const res = await getMe(t.app, '10.0.2.1', tenant.apiKey, {
+    const res = await getMe(t.app, '10.0.2.1', t.tenant.apiKey, {
       'x-forwarded-for': '192.0.2.200',
     });
     expect(res.statusCode).toBe(429);
@@ -163,8 +157,13 @@ describe('which address is the client (TRUST_PROXY)', () => {
     try {
       const via = (client: string) => ({ 'x-forwarded-for': client });
       await failTimes(behindProxy.app, '10.9.9.9', 3, via('198.51.100.1'));
-      const blocked = await getMe(behindProxy.app, '10.9.9.9', tenant.apiKey, via('198.51.100.1'));
-      const other = await getMe(behindProxy.app, '10.9.9.9', tenant.apiKey, via('198.51.100.2'));
+      const blocked = await getMe(
+        behindProxy.app,
+        '10.9.9.9',
+        t.tenant.apiKey,
+        via('198.51.100.1'),
+      );
+      const other = await getMe(behindProxy.app, '10.9.9.9', t.tenant.apiKey, via('198.51.100.2'));
       expect([blocked.statusCode, other.statusCode]).toEqual([429, 200]);
     } finally {
       await behindProxy.close();

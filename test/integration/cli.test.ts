@@ -1,28 +1,27 @@
 import argon2 from 'argon2';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { accounts, projectMembers, projects } from '../../src/infra/db/schema/index.js';
 import { call } from '../helpers/call.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
 import { ensureBuilt, runCli, type RunResult } from '../helpers/processes.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/testApp.js';
+import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 // The operator CLI (docs/operations.md, "Operator CLI") run as a separate process on the
 // same database and Redis as a running app, as an operator would run it next to a server.
-let t: TestApp;
 let env: Record<string, string>;
 let counter = 0;
 
+const t = testAppForFile();
 beforeAll(async () => {
   await ensureBuilt();
-  t = await startTestApp();
   env = {
     DATABASE_URL: t.database.url,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     REDIS_URL: TEST_REDIS_URL,
   };
 }, 180_000);
-afterAll(() => t?.close());
 
 const cli = (...args: string[]) => runCli(args, env);
 

@@ -1,38 +1,31 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { contactsAsJson } from '../../src/contacts/contactJson.js';
 import { presentContact } from '../../src/contacts/contactPresenter.js';
 import { contactById } from '../../src/contacts/contactRepository.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { MESSENGERS } from '../../src/infra/db/schema/contacts.js';
 import { seedContact, type SeedContact } from '../helpers/contacts.js';
-import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createBot } from '../helpers/factories.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * Listings render contacts in SQL (contactJson.ts); single contacts go through presenter.ts.
  * The two must write the same bytes for any contact.
  */
-let t: TestApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ redis: false });
-  tenant = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ redis: false, tenants: ['tenant'] });
 
 async function sqlJson(id: number): Promise<string> {
   const [row] = await queryRows<{ json: string }>(
     t.db,
-    contactsAsJson(tenant.accountId, sql`SELECT ${id}::bigint AS id`),
+    contactsAsJson(t.tenant.accountId, sql`SELECT ${id}::bigint AS id`),
   );
   return row!.json;
 }
 
 async function presenterJson(id: number): Promise<string> {
-  return JSON.stringify(presentContact((await contactById(t.db, tenant.accountId, id))!));
+  return JSON.stringify(presentContact((await contactById(t.db, t.tenant.accountId, id))!));
 }
 
 // Escapes and characters where two JSON writers could differ.
@@ -96,7 +89,7 @@ describe('contacts rendered by Postgres (contactJson.ts)', () => {
   it('writes exactly what JSON.stringify(presentContact(…)) writes, for any contact', async () => {
     await fc.assert(
       fc.asyncProperty(contactArb, async (c) => {
-        const id = await seedContact(t.db, tenant.botId, c);
+        const id = await seedContact(t.db, t.tenant.botId, c);
         expect(await sqlJson(id)).toBe(await presenterJson(id));
       }),
       { numRuns: 150 },
@@ -104,7 +97,7 @@ describe('contacts rendered by Postgres (contactJson.ts)', () => {
   });
 
   it('renders the largest ids, schema ids and deletable flags the same way', async () => {
-    const id = await seedContact(t.db, tenant.botId, {
+    const id = await seedContact(t.db, t.tenant.botId, {
       messenger: 'max',
       max_user_id: Number.MAX_SAFE_INTEGER,
       variables: [
@@ -128,7 +121,7 @@ describe('contacts rendered by Postgres (contactJson.ts)', () => {
   });
 
   it('renders a stored payload as the same JSON value', async () => {
-    const id = await seedContact(t.db, tenant.botId, { variables: [{ name: 'x', value: '1' }] });
+    const id = await seedContact(t.db, t.tenant.botId, { variables: [{ name: 'x', value: '1' }] });
     await t.db.execute(
       sql`UPDATE contact_variables SET payload = '{"b": [1, 2.5, "é\\n"], "a": null}'::jsonb WHERE contact_id = ${id}`,
     );
@@ -138,12 +131,12 @@ describe('contacts rendered by Postgres (contactJson.ts)', () => {
   it('aggregates the variables once, not once per contact, on tables without statistics', async () => {
     // An import renders its own uncommitted contacts, which no statistics describe; an
     // earlier form was planned as a nested loop re-aggregating all variables per contact.
-    const bot = await createBot(t.db, tenant.projectUuid, 'Fresh');
+    const bot = await createBot(t.db, t.tenant.projectUuid, 'Fresh');
     const plan = await t.db.transaction(async (tx) => {
       await tx.execute(
         sql`WITH c AS (
               INSERT INTO contacts (bot_id, owner_id, messenger, telegram_id, name)
-              SELECT ${bot.id}, ${tenant.accountId}, 'telegram', g, 'C' || g
+              SELECT ${bot.id}, ${t.tenant.accountId}, 'telegram', g, 'C' || g
               FROM generate_series(1, 2000) g RETURNING id, owner_id)
             INSERT INTO contact_variables (contact_id, owner_id, name, value)
             SELECT id, owner_id, n, 'v' FROM c, unnest(ARRAY['city', 'utm_source']) n`,
@@ -151,7 +144,7 @@ describe('contacts rendered by Postgres (contactJson.ts)', () => {
       const [row] = await queryRows<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
         tx,
         sql`EXPLAIN (ANALYZE, FORMAT JSON) ${contactsAsJson(
-          tenant.accountId,
+          t.tenant.accountId,
           sql`SELECT id FROM contacts WHERE bot_id = ${bot.id}`,
         )}`,
       );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   IMPORT_BATCH_SIZE,
   ImportBotNotFound,
@@ -8,17 +8,10 @@ import {
 } from '../../src/contacts/import.js';
 import { call } from '../helpers/call.js';
 import { scalar, seedContact, subscriberCount } from '../helpers/contacts.js';
-import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createBot, makeTenant } from '../helpers/factories.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 
 async function* linesOf(items: (string | object)[]): AsyncIterable<string> {
   for (const item of items) yield typeof item === 'string' ? item : JSON.stringify(item);
@@ -30,10 +23,10 @@ async function run(botId: number, items: (string | object)[]) {
   return { counts, events, failures: events.filter((e) => e.type === 'failure') };
 }
 
-const newBot = async () => (await createBot(t.db, owner.projectUuid, 'Import')).id;
+const newBot = async () => (await createBot(t.db, t.owner.projectUuid, 'Import')).id;
 
 const exportBot = async (botId: number) =>
-  (await call(t.app, 'getContacts', { bot_id: botId, limit: 1000 }, { key: owner.apiKey })).body
+  (await call(t.app, 'getContacts', { bot_id: botId, limit: 1000 }, { key: t.owner.apiKey })).body
     .data as Record<string, unknown>[];
 
 describe('contact import (docs/operations.md)', () => {
@@ -247,7 +240,7 @@ describe('contact import (docs/operations.md)', () => {
       t.app,
       'getNumberOfContacts',
       { bot_id: botId },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(counted.body.count).toBe(n);
   });

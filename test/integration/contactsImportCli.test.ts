@@ -1,30 +1,26 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { TEST_REDIS_URL } from '../helpers/env.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/testApp.js';
+import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 // `contact import` run as the operator runs it: the built CLI, next to a running app.
-let t: TestApp;
-let owner: Tenant;
 let env: Record<string, string>;
 const dir = mkdtempSync(path.join(tmpdir(), 'lk-contact-import-'));
 
+const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
   await ensureBuilt();
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
   env = {
     DATABASE_URL: t.database.url,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     REDIS_URL: TEST_REDIS_URL,
   };
 }, 180_000);
-afterAll(() => t?.close());
 
 function ndjson(name: string, lines: (string | object)[]): string {
   const file = path.join(dir, name);
@@ -42,7 +38,7 @@ describe('contact import in the operator CLI (docs/operations.md)', () => {
       { messenger: 'web', name: 'W' },
     ]);
     const res = await runCli(
-      ['contact', 'import', '--bot', String(owner.botId), '--file', file, '--json'],
+      ['contact', 'import', '--bot', String(t.owner.botId), '--file', file, '--json'],
       env,
     );
     expect(res.code, res.stderr).toBe(0);
@@ -54,14 +50,19 @@ describe('contact import in the operator CLI (docs/operations.md)', () => {
     ]);
     // the progress bar (stderr is not a terminal here: its final state as a line)
     expect(lines.at(-1)).toMatch(/^\[#+\] 100% 5 lines, 2 imported, 1 updated, 2 failed$/);
-    const listed = await call(t.app, 'getContacts', { bot_id: owner.botId }, { key: owner.apiKey });
+    const listed = await call(
+      t.app,
+      'getContacts',
+      { bot_id: t.owner.botId },
+      { key: t.owner.apiKey },
+    );
     expect(listed.body.data.map((c: { name: string }) => c.name)).toEqual(['A again', 'W']);
   });
 
   it('prints the counts for people without --json', async () => {
     const file = ndjson('one.ndjson', [{ messenger: 'max', max_user_id: 5, name: 'M' }]);
     const res = await runCli(
-      ['contact', 'import', '--bot', String(owner.botId), '--file', file],
+      ['contact', 'import', '--bot', String(t.owner.botId), '--file', file],
       env,
     );
     expect(res.code).toBe(0);
@@ -77,7 +78,7 @@ describe('contact import in the operator CLI (docs/operations.md)', () => {
     [['--bot', 'x', '--file', 'FILE'], 2, /--bot must be a positive integer/],
   ])('fails with one stderr line and nothing on stdout for %j', async (args, code, message) => {
     const file = ndjson('any.ndjson', [{ messenger: 'web', name: 'x' }]);
-    const argv = args.map((a) => (a === 'FILE' ? file : a === 'BOT' ? String(owner.botId) : a));
+    const argv = args.map((a) => (a === 'FILE' ? file : a === 'BOT' ? String(t.owner.botId) : a));
     const res = await runCli(['contact', 'import', ...argv, '--json'], env);
     expect(res.code).toBe(code);
     expect(res.stdout).toBe('');

@@ -1,30 +1,23 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { importContacts, type ImportEvent } from '../../src/contacts/import.js';
 import { call, type CallResult } from '../helpers/call.js';
 import { scalar, subscriberCount } from '../helpers/contacts.js';
-import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
-import { importContacts, type ImportEvent } from '../../src/contacts/import.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createBot } from '../helpers/factories.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 
 const upsert = (params: Record<string, unknown>) =>
-  call(t.app, 'createOrUpdateContact', params, { key: owner.apiKey });
+  call(t.app, 'createOrUpdateContact', params, { key: t.owner.apiKey });
 
 describe('createOrUpdateContact under concurrency', () => {
   it('turns 50 simultaneous calls for one telegram_id into one contact, one 201 and one new subscriber', async () => {
-    const before = await subscriberCount(t.db, owner.botId);
+    const before = await subscriberCount(t.db, t.owner.botId);
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         upsert({
-          bot_id: owner.botId,
+          bot_id: t.owner.botId,
           messenger: 'telegram',
           telegram_id: 123_456_789,
           name: `Racer ${i}`,
@@ -38,33 +31,33 @@ describe('createOrUpdateContact under concurrency', () => {
     expect(
       await scalar(
         t.db,
-        sql`SELECT count(*) FROM contacts WHERE bot_id = ${owner.botId} AND telegram_id = 123456789`,
+        sql`SELECT count(*) FROM contacts WHERE bot_id = ${t.owner.botId} AND telegram_id = 123456789`,
       ),
     ).toBe(1);
-    expect(await subscriberCount(t.db, owner.botId)).toBe(before + 1);
+    expect(await subscriberCount(t.db, t.owner.botId)).toBe(before + 1);
     const listed = await call(
       t.app,
       'getNumberOfContacts',
-      { bot_id: owner.botId },
-      { key: owner.apiKey },
+      { bot_id: t.owner.botId },
+      { key: t.owner.apiKey },
     );
     expect(listed.body.count).toBe(1);
   });
 
   it('counts every one of 50 simultaneous creates of different contacts', async () => {
-    const before = await subscriberCount(t.db, owner.botId);
+    const before = await subscriberCount(t.db, t.owner.botId);
     const responses = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
-        upsert({ bot_id: owner.botId, messenger: 'vk', vk_id: 10_000 + i, name: `VK ${i}` }),
+        upsert({ bot_id: t.owner.botId, messenger: 'vk', vk_id: 10_000 + i, name: `VK ${i}` }),
       ),
     );
     expect(responses.every((r) => r.status === 201)).toBe(true);
-    expect(await subscriberCount(t.db, owner.botId)).toBe(before + 50);
+    expect(await subscriberCount(t.db, t.owner.botId)).toBe(before + 50);
     const listed = await call(
       t.app,
       'getNumberOfContacts',
-      { bot_id: owner.botId },
-      { key: owner.apiKey },
+      { bot_id: t.owner.botId },
+      { key: t.owner.apiKey },
     );
     expect(listed.body.count).toBe(51);
   });
@@ -84,7 +77,7 @@ const POOL = 120;
 
 describe('createOrUpdateContacts under concurrency', () => {
   it('lets overlapping batches and single calls all succeed, counting each contact once', async () => {
-    const before = await subscriberCount(t.db, owner.botId);
+    const before = await subscriberCount(t.db, t.owner.botId);
     const statuses = new Map<number, number>();
     const seen = (res: CallResult) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
     const end = Date.now() + SECONDS * 1000;
@@ -99,8 +92,8 @@ describe('createOrUpdateContacts under concurrency', () => {
               await call(
                 t.app,
                 'createOrUpdateContact',
-                { bot_id: owner.botId, messenger: 'telegram', telegram_id: ids[0], name: 'one' },
-                { key: owner.apiKey },
+                { bot_id: t.owner.botId, messenger: 'telegram', telegram_id: ids[0], name: 'one' },
+                { key: t.owner.apiKey },
               ),
             );
             continue;
@@ -111,7 +104,7 @@ describe('createOrUpdateContacts under concurrency', () => {
             t.app,
             'createOrUpdateContacts',
             {
-              bot_id: owner.botId,
+              bot_id: t.owner.botId,
               atomic: w % 3 === 0,
               contacts: batch.map((id) => ({
                 messenger: 'telegram',
@@ -120,7 +113,7 @@ describe('createOrUpdateContacts under concurrency', () => {
                 tags: [`t${next(3)}`],
               })),
             },
-            { key: owner.apiKey },
+            { key: t.owner.apiKey },
           );
           seen(res);
           if (res.status === 200)
@@ -135,19 +128,19 @@ describe('createOrUpdateContacts under concurrency', () => {
 
     const racedFor = await scalar(
       t.db,
-      sql`SELECT count(*) FROM contacts WHERE bot_id = ${owner.botId}
+      sql`SELECT count(*) FROM contacts WHERE bot_id = ${t.owner.botId}
             AND telegram_id >= 5000 AND telegram_id < ${5000 + POOL}`,
     );
-    expect(await subscriberCount(t.db, owner.botId)).toBe(before + racedFor);
+    expect(await subscriberCount(t.db, t.owner.botId)).toBe(before + racedFor);
     const stored = await scalar(
       t.db,
-      sql`SELECT count(*) FROM contacts WHERE bot_id = ${owner.botId}`,
+      sql`SELECT count(*) FROM contacts WHERE bot_id = ${t.owner.botId}`,
     );
     const listed = await call(
       t.app,
       'getNumberOfContacts',
-      { bot_id: owner.botId },
-      { key: owner.apiKey },
+      { bot_id: t.owner.botId },
+      { key: t.owner.apiKey },
     );
     expect(listed.body.count).toBe(stored);
   }, 30_000);
@@ -155,7 +148,7 @@ describe('createOrUpdateContacts under concurrency', () => {
 
 describe('contacts import under concurrent API writes', () => {
   it('imports while overlapping createOrUpdateContacts batches run, without a deadlock on either side', async () => {
-    const bot = (await createBot(t.db, owner.projectUuid, 'Import race')).id;
+    const bot = (await createBot(t.db, t.owner.projectUuid, 'Import race')).id;
     // the import's lines cover the pool twice over, in an order unlike any API batch's
     const lines = Array.from({ length: 2 * POOL }, (_, i) => ({
       messenger: 'telegram',
@@ -176,7 +169,7 @@ describe('contacts import under concurrent API writes', () => {
             bot_id: bot,
             contacts: ids.map((id) => ({ messenger: 'telegram', telegram_id: id, name: 'api' })),
           },
-          { key: owner.apiKey },
+          { key: t.owner.apiKey },
         );
         statuses.add(res.status);
       }

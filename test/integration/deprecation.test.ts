@@ -1,33 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { probeAppForFile } from '../helpers/probeMethods.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 const SUNSET = Date.UTC(2099, 0, 1);
 let now = Date.UTC(2030, 5, 1);
-let t: TestApp;
-let probe: ProbeApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({
-    env: { DEPRECATED_METHODS: '{"getMe":"2099-01-01","echoParams":"2031-02-03"}' },
-    clock: () => new Date(now),
-  });
-  probe = await startProbeApp(t.deps);
-  tenant = await makeTenant(t.db);
+const t = testAppForFile({
+  env: { DEPRECATED_METHODS: '{"getMe":"2099-01-01","echoParams":"2031-02-03"}' },
+  clock: () => new Date(now),
+  tenants: ['tenant'],
 });
-afterAll(async () => {
-  await probe.app.close();
-  await t.close();
-});
+const probe = probeAppForFile(t);
 
 describe('before the sunset date (the versioning rules)', () => {
   it('answers as usual with Deprecation: true and Sunset as an HTTP-date', async () => {
-    const res = await call(t.app, 'getMe', {}, { key: tenant.apiKey });
+    const res = await call(t.app, 'getMe', {}, { key: t.tenant.apiKey });
     expect(res.status).toBe(200);
-    expect(res.body.data.id).toBe(tenant.accountId);
+    expect(res.body.data.id).toBe(t.tenant.accountId);
     expect(res.headers.deprecation).toBe('true');
     expect(res.headers.sunset).toBe('Thu, 01 Jan 2099 00:00:00 GMT');
   });
@@ -40,12 +29,12 @@ describe('before the sunset date (the versioning rules)', () => {
   });
 
   it('gives each method its own date', async () => {
-    const res = await call(probe.app, 'echoParams', {}, { key: tenant.apiKey });
+    const res = await call(probe.app, 'echoParams', {}, { key: t.tenant.apiKey });
     expect(res.headers.sunset).toBe('Mon, 03 Feb 2031 00:00:00 GMT');
   });
 
   it('leaves methods that are not deprecated without the headers', async () => {
-    const res = await call(probe.app, 'strictParams', {}, { key: tenant.apiKey });
+    const res = await call(probe.app, 'strictParams', {}, { key: t.tenant.apiKey });
     expect(res.headers.deprecation).toBeUndefined();
     expect(res.headers.sunset).toBeUndefined();
   });
@@ -53,7 +42,7 @@ describe('before the sunset date (the versioning rules)', () => {
   it('still answers on the last millisecond before the date', async () => {
     now = SUNSET - 1;
     try {
-      const res = await call(t.app, 'getMe', {}, { key: tenant.apiKey });
+      const res = await call(t.app, 'getMe', {}, { key: t.tenant.apiKey });
       expect(res.status).toBe(200);
       expect(res.headers.deprecation).toBe('true');
     } finally {
@@ -70,7 +59,7 @@ describe('from the sunset date on (the versioning rules, the error rules: 410 me
     now = at;
     try {
       for (const via of ['query', 'json', 'form'] as const) {
-        const res = await call(t.app, 'getMe', {}, { key: tenant.apiKey, via });
+        const res = await call(t.app, 'getMe', {}, { key: t.tenant.apiKey, via });
         expect(res.status).toBe(410);
         expect(res.body).toEqual({ error: expect.any(String), code: 'method_removed' });
       }
@@ -93,8 +82,8 @@ describe('from the sunset date on (the versioning rules, the error rules: 410 me
   it('removes only the method past its date', async () => {
     now = Date.UTC(2031, 1, 3);
     try {
-      expect((await call(probe.app, 'echoParams', {}, { key: tenant.apiKey })).status).toBe(410);
-      expect((await call(probe.app, 'getMe', {}, { key: tenant.apiKey })).status).toBe(200);
+      expect((await call(probe.app, 'echoParams', {}, { key: t.tenant.apiKey })).status).toBe(410);
+      expect((await call(probe.app, 'getMe', {}, { key: t.tenant.apiKey })).status).toBe(200);
     } finally {
       now = Date.UTC(2030, 5, 1);
     }

@@ -1,26 +1,14 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { connectPostgres } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { probeAppForFile } from '../helpers/probeMethods.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let probe: ProbeApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  probe = await startProbeApp(t.deps);
-  tenant = await makeTenant(t.db);
-});
-afterAll(async () => {
-  await probe.app.close();
-  await t.close();
-});
+const t = testAppForFile({ tenants: ['tenant'] });
+const probe = probeAppForFile(t);
 
 const json = { accept: 'application/json' };
 
@@ -30,7 +18,7 @@ function post(payload: string, contentType: string, headers: Record<string, stri
     url: '/api/v1/getMe',
     headers: {
       ...json,
-      authorization: `Bearer ${tenant.apiKey}`,
+      authorization: `Bearer ${t.tenant.apiKey}`,
       'content-type': contentType,
       ...headers,
     },
@@ -51,7 +39,7 @@ describe('not found (docs/decisions.md: unknown method and unknown path are 404 
   });
 
   it('answers an unknown method name with 404 JSON for a valid key too', async () => {
-    const res = await call(t.app, 'getme', {}, { key: tenant.apiKey });
+    const res = await call(t.app, 'getme', {}, { key: t.tenant.apiKey });
     expect(res.status).toBe(404);
     expect(res.body.error).toBe('not_found');
   });
@@ -67,7 +55,7 @@ describe('not found (docs/decisions.md: unknown method and unknown path are 404 
   it.each([['constructor'], ['__proto__'], ['toString'], ['hasOwnProperty']])(
     'answers the method name %s, an Object.prototype name, with 404 JSON',
     async (name) => {
-      const res = await call(t.app, name, {}, { key: tenant.apiKey });
+      const res = await call(t.app, name, {}, { key: t.tenant.apiKey });
       expect(res.status).toBe(404);
       expect(res.body.error).toBe('not_found');
     },
@@ -164,7 +152,7 @@ describe('unreadable requests (docs/decisions.md: 400 JSON, oversized 413 JSON)'
     const query = Array.from({ length: 2001 }, (_, i) => `p${i}=1`).join('&');
     const res = await t.app.inject({
       url: `/api/v1/getMe?${query}`,
-      headers: { ...json, authorization: `Bearer ${tenant.apiKey}` },
+      headers: { ...json, authorization: `Bearer ${t.tenant.apiKey}` },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'bad_request' });
@@ -173,7 +161,7 @@ describe('unreadable requests (docs/decisions.md: 400 JSON, oversized 413 JSON)'
   it('answers too deeply nested query parameters with 400 JSON', async () => {
     const res = await t.app.inject({
       url: '/api/v1/getMe?a[b][c][d][e][f][g]=1',
-      headers: { ...json, authorization: `Bearer ${tenant.apiKey}` },
+      headers: { ...json, authorization: `Bearer ${t.tenant.apiKey}` },
     });
     expect(res.statusCode).toBe(400);
     expect(res.json()).toMatchObject({ error: 'bad_request' });
@@ -198,7 +186,7 @@ describe('unreadable requests (docs/decisions.md: 400 JSON, oversized 413 JSON)'
 
 describe('unexpected failures (the error rules: 500 {error, request_id}, logged once)', () => {
   it('answers 500 with only the error code and the request id', async () => {
-    const res = await call(probe.app, 'explode', {}, { key: tenant.apiKey });
+    const res = await call(probe.app, 'explode', {}, { key: t.tenant.apiKey });
     expect(res.status).toBe(500);
     const requestId = String(res.headers['x-request-id']);
     expect(res.body).toEqual({ error: 'server_error', request_id: requestId });
@@ -206,7 +194,7 @@ describe('unexpected failures (the error rules: 500 {error, request_id}, logged 
   });
 
   it('logs the failure exactly once, with its cause and request id', async () => {
-    const res = await call(probe.app, 'explode', {}, { key: tenant.apiKey });
+    const res = await call(probe.app, 'explode', {}, { key: t.tenant.apiKey });
     const requestId = String(res.headers['x-request-id']);
     const lines = probe.logs
       .map((l) => JSON.parse(l) as { level: number; reqId?: string; err?: { message?: string } })
@@ -218,7 +206,7 @@ describe('unexpected failures (the error rules: 500 {error, request_id}, logged 
   it('answers 500 the same way to a client that does not ask for JSON', async () => {
     const res = await probe.app.inject({
       url: '/api/v1/explode',
-      headers: { authorization: `Bearer ${tenant.apiKey}` },
+      headers: { authorization: `Bearer ${t.tenant.apiKey}` },
     });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toMatchObject({ error: 'server_error' });
@@ -236,7 +224,7 @@ describe('Postgres unreachable (docs/decisions.md: 503 JSON with Retry-After)', 
     });
     const app = buildApp(runtime.deps, { logStream: { write: () => undefined } });
     try {
-      const res = await call(app, 'getMe', {}, { key: tenant.apiKey });
+      const res = await call(app, 'getMe', {}, { key: t.tenant.apiKey });
       expect(res.status).toBe(503);
       expect(res.body).toMatchObject({ error: 'service_unavailable' });
       expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);

@@ -1,28 +1,15 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { purgeExpiredKeys } from '../../src/idempotency/storedAnswerPurge.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
-let baseUrl: string;
 let serial = 0;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'], listen: true });
 
 const FIELDS = [{ name: 'Title', slug: 'title', type: 'string' }];
 const newKey = () => `key-${Date.now()}-${serial++}`;
@@ -38,16 +25,16 @@ async function storedKeys(ownerId: number): Promise<number> {
 
 describe('Idempotency-Key on a method that changes data', () => {
   it.each(TRANSPORTS)('replays the first answer byte for byte via %s', async (via) => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const key = newKey();
     const params = { schema_id: list.id, data: { title: 'once' } };
     const first = await call(t.app, 'addListItem', params, {
-      key: owner.apiKey,
+      key: t.owner.apiKey,
       via,
       ...keyed(key),
     });
     const again = await call(t.app, 'addListItem', params, {
-      key: owner.apiKey,
+      key: t.owner.apiKey,
       via,
       ...keyed(key),
     });
@@ -60,11 +47,11 @@ describe('Idempotency-Key on a method that changes data', () => {
   });
 
   it('replays the batch methods too, writing once', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const twice = async (method: string, params: Record<string, unknown>) => {
       const key = newKey();
-      const first = await call(t.app, method, params, { key: owner.apiKey, ...keyed(key) });
-      const again = await call(t.app, method, params, { key: owner.apiKey, ...keyed(key) });
+      const first = await call(t.app, method, params, { key: t.owner.apiKey, ...keyed(key) });
+      const again = await call(t.app, method, params, { key: t.owner.apiKey, ...keyed(key) });
       expect(first.status).toBeLessThan(300);
       expect([again.status, again.headers['idempotent-replayed']]).toEqual([first.status, 'true']);
       expect(again.raw.body).toBe(first.raw.body);
@@ -83,35 +70,35 @@ describe('Idempotency-Key on a method that changes data', () => {
     await twice('deleteListItems', { schema_id: list.id, item_ids: [b] });
     expect(await itemCount(t.db, list.id)).toBe(1);
     const contacts = [{ messenger: 'telegram', telegram_id: 4_242_001, name: 'Batch' }];
-    const upserted = await twice('createOrUpdateContacts', { bot_id: owner.botId, contacts });
+    const upserted = await twice('createOrUpdateContacts', { bot_id: t.owner.botId, contacts });
     expect(upserted.body.data[0].status).toBe(201);
   });
 
   it('takes the key from the idempotency_key parameter when no header is sent', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const params = { schema_id: list.id, data: { title: 'form' }, idempotency_key: newKey() };
-    const first = await call(t.app, 'addListItem', params, { key: owner.apiKey, via: 'form' });
-    const again = await call(t.app, 'addListItem', params, { key: owner.apiKey, via: 'form' });
+    const first = await call(t.app, 'addListItem', params, { key: t.owner.apiKey, via: 'form' });
+    const again = await call(t.app, 'addListItem', params, { key: t.owner.apiKey, via: 'form' });
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body).toEqual(first.body);
     expect(await itemCount(t.db, list.id)).toBe(1);
   });
 
   it('answers 422 under idempotency_key for the same key with other parameters or method', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const key = newKey();
     const ok = await call(
       t.app,
       'addListItem',
       { schema_id: list.id, data: { title: 'a' } },
-      { key: owner.apiKey, ...keyed(key) },
+      { key: t.owner.apiKey, ...keyed(key) },
     );
     expect(ok.status).toBe(201);
     const otherBody = await call(
       t.app,
       'addListItem',
       { schema_id: list.id, data: { title: 'b' } },
-      { key: owner.apiKey, ...keyed(key) },
+      { key: t.owner.apiKey, ...keyed(key) },
     );
     expect(otherBody.status).toBe(422);
     expect(Object.keys(otherBody.body.errors)).toEqual(['idempotency_key']);
@@ -119,14 +106,14 @@ describe('Idempotency-Key on a method that changes data', () => {
       t.app,
       'deleteListItem',
       { item_id: ok.body.data.id },
-      { key: owner.apiKey, ...keyed(key) },
+      { key: t.owner.apiKey, ...keyed(key) },
     );
     expect(otherMethod.status).toBe(422);
     expect(await itemCount(t.db, list.id)).toBe(1);
   });
 
   it('matches parameters whatever the order of their keys', async () => {
-    const list = await createListViaApi(t.app, owner, [
+    const list = await createListViaApi(t.app, t.owner, [
       ...FIELDS,
       { name: 'N', slug: 'n', type: 'number' },
     ]);
@@ -135,32 +122,32 @@ describe('Idempotency-Key on a method that changes data', () => {
       t.app,
       'addListItem',
       { schema_id: list.id, data: { title: 'x', n: 1 } },
-      { key: owner.apiKey, ...keyed(key) },
+      { key: t.owner.apiKey, ...keyed(key) },
     );
     const b = await call(
       t.app,
       'addListItem',
       { data: { n: 1, title: 'x' }, schema_id: list.id },
-      { key: owner.apiKey, ...keyed(key) },
+      { key: t.owner.apiKey, ...keyed(key) },
     );
     expect([a.status, b.status, b.headers['idempotent-replayed']]).toEqual([201, 201, 'true']);
   });
 
   it('keeps the keys of two accounts apart', async () => {
-    const mine = await createListViaApi(t.app, owner, FIELDS);
-    const theirs = await createListViaApi(t.app, other, FIELDS);
+    const mine = await createListViaApi(t.app, t.owner, FIELDS);
+    const theirs = await createListViaApi(t.app, t.other, FIELDS);
     const key = newKey();
     const a = await call(
       t.app,
       'addListItem',
       { schema_id: mine.id, data: { title: 'a' } },
-      { key: owner.apiKey, ...keyed(key) },
+      { key: t.owner.apiKey, ...keyed(key) },
     );
     const b = await call(
       t.app,
       'addListItem',
       { schema_id: theirs.id, data: { title: 'b' } },
-      { key: other.apiKey, ...keyed(key) },
+      { key: t.other.apiKey, ...keyed(key) },
     );
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(b.headers['idempotent-replayed']).toBeUndefined();
@@ -170,31 +157,37 @@ describe('Idempotency-Key on a method that changes data', () => {
   it('stores a 404 or 422 and replays it, but not a 403', async () => {
     const key404 = newKey();
     const missing = { item_id: '01900000-0000-7000-8000-000000000000', data: { title: 'x' } };
-    const a = await call(t.app, 'updateListItem', missing, { key: owner.apiKey, ...keyed(key404) });
-    const b = await call(t.app, 'updateListItem', missing, { key: owner.apiKey, ...keyed(key404) });
+    const a = await call(t.app, 'updateListItem', missing, {
+      key: t.owner.apiKey,
+      ...keyed(key404),
+    });
+    const b = await call(t.app, 'updateListItem', missing, {
+      key: t.owner.apiKey,
+      ...keyed(key404),
+    });
     expect([a.status, b.status, b.headers['idempotent-replayed']]).toEqual([404, 404, 'true']);
     expect(b.raw.body).toBe(a.raw.body);
 
-    const theirs = await createListViaApi(t.app, other, FIELDS);
-    const before = await storedKeys(owner.accountId);
+    const theirs = await createListViaApi(t.app, t.other, FIELDS);
+    const before = await storedKeys(t.owner.accountId);
     const denied = await call(
       t.app,
       'addListItem',
       { schema_id: theirs.id, data: { title: 'x' } },
-      { key: owner.apiKey, ...keyed(newKey()) },
+      { key: t.owner.apiKey, ...keyed(newKey()) },
     );
     expect(denied.status).toBe(403);
-    expect(await storedKeys(owner.accountId)).toBe(before);
+    expect(await storedKeys(t.owner.accountId)).toBe(before);
   });
 
   it('writes nothing of a request that fails validation, and replays the 422', async () => {
-    const list = await createListViaApi(t.app, owner, [
+    const list = await createListViaApi(t.app, t.owner, [
       { name: 'Need', slug: 'need', type: 'number', is_required: true },
     ]);
     const key = newKey();
     const params = { schema_id: list.id, data: {} };
-    const a = await call(t.app, 'addListItem', params, { key: owner.apiKey, ...keyed(key) });
-    const b = await call(t.app, 'addListItem', params, { key: owner.apiKey, ...keyed(key) });
+    const a = await call(t.app, 'addListItem', params, { key: t.owner.apiKey, ...keyed(key) });
+    const b = await call(t.app, 'addListItem', params, { key: t.owner.apiKey, ...keyed(key) });
     expect([a.status, b.status]).toEqual([422, 422]);
     expect(b.headers['idempotent-replayed']).toBe('true');
     expect(await itemCount(t.db, list.id)).toBe(0);
@@ -206,12 +199,12 @@ describe('Idempotency-Key on a method that changes data', () => {
     ['é', 'not ASCII'],
     ['k'.repeat(256), '256 characters'],
   ])('refuses a malformed key (%j: %s) with 422 and writes nothing', async (key) => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const res = await call(
       t.app,
       'addListItem',
       { schema_id: list.id, data: { title: 'x' }, idempotency_key: key },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['idempotency_key']);
@@ -219,27 +212,27 @@ describe('Idempotency-Key on a method that changes data', () => {
   });
 
   it('ignores a key on a read', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
-    const before = await storedKeys(owner.accountId);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const before = await storedKeys(t.owner.accountId);
     const res = await call(
       t.app,
       'getListItems',
       { schema_id: list.id },
-      { key: owner.apiKey, ...keyed(newKey()) },
+      { key: t.owner.apiKey, ...keyed(newKey()) },
     );
     expect(res.status).toBe(200);
-    expect(await storedKeys(owner.accountId)).toBe(before);
+    expect(await storedKeys(t.owner.accountId)).toBe(before);
   });
 
   it('forgets an answer once it expires, and the purge deletes it', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const key = newKey();
     const params = { schema_id: list.id, data: { title: 'old' } };
-    await call(t.app, 'addListItem', params, { key: owner.apiKey, ...keyed(key) });
+    await call(t.app, 'addListItem', params, { key: t.owner.apiKey, ...keyed(key) });
     await t.db.execute(
       sql`update idempotency_keys set expires_at = now() - interval '1 second' where key = ${key}`,
     );
-    const again = await call(t.app, 'addListItem', params, { key: owner.apiKey, ...keyed(key) });
+    const again = await call(t.app, 'addListItem', params, { key: t.owner.apiKey, ...keyed(key) });
     expect(again.headers['idempotent-replayed']).toBeUndefined();
     expect(await itemCount(t.db, list.id)).toBe(2);
     await t.db.execute(
@@ -258,10 +251,10 @@ describe('50 concurrent requests with one key', () => {
   const fire = (method: string, params: Record<string, unknown>, key: string) =>
     Promise.all(
       Array.from({ length: 50 }, () =>
-        fetch(`${baseUrl}/api/v1/${method}`, {
+        fetch(`${t.baseUrl}/api/v1/${method}`, {
           method: 'POST',
           headers: {
-            authorization: `Bearer ${owner.apiKey}`,
+            authorization: `Bearer ${t.owner.apiKey}`,
             accept: 'application/json',
             'content-type': 'application/json',
             'idempotency-key': key,
@@ -276,7 +269,7 @@ describe('50 concurrent requests with one key', () => {
     );
 
   it('addListItem (the key stored by the insert itself): one write, every answer the original', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const params = { schema_id: list.id, data: { title: 'race' } };
     const answers = await fire('addListItem', params, newKey());
     expect(await itemCount(t.db, list.id)).toBe(1);
@@ -288,7 +281,7 @@ describe('50 concurrent requests with one key', () => {
   it('createOrUpdateContact (a keyed transaction): one write, the original answer or 409 with Retry-After', async () => {
     const key = newKey();
     const params = {
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: 777_000_001,
       name: 'Race',
@@ -302,12 +295,12 @@ describe('50 concurrent requests with one key', () => {
     for (const b of busy) expect(b.retryAfter).toBe('1');
     const [row] = await queryRows<{ n: number }>(
       t.db,
-      sql`select count(*)::int as n from contacts where bot_id = ${owner.botId} and telegram_id = 777000001`,
+      sql`select count(*)::int as n from contacts where bot_id = ${t.owner.botId} and telegram_id = 777000001`,
     );
     expect(row!.n).toBe(1);
     // once the first has finished, a retry gets the original answer (201, not 200 "updated")
     const retry = await call(t.app, 'createOrUpdateContact', params, {
-      key: owner.apiKey,
+      key: t.owner.apiKey,
       ...keyed(key),
     });
     expect([retry.status, retry.raw.body]).toEqual([201, created[0]!.text]);

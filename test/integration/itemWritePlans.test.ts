@@ -1,12 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { findItemRows, insertItemRows, type NewItemRow } from '../../src/lists/items/batchRows.js';
 import { updateItemRow } from '../../src/lists/items/itemRows.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * The writes of existing records find them by the primary key even while the planner knows
@@ -14,28 +13,24 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * again, Postgres otherwise walked the whole list's (owner, list, …) index for one record.
  * This file's database has the list's rows counted (VACUUM) but no column statistics.
  */
-let t: TestApp;
-let owner: Tenant;
 let list: TestList;
 let ids: string[];
 
+const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+  list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
   ids = [];
   for (let batch = 0; batch < 10; batch++) {
     const rows: NewItemRow[] = Array.from({ length: 1000 }, (_, i) => ({
       id: uuidv7(),
       changes: { data: { a: `v${i % 10}` }, slots: { t1: `v${i % 10}` } },
     }));
-    await insertItemRows(t.db, owner.accountId, list.id, list.fields, rows, new Date());
+    await insertItemRows(t.db, t.owner.accountId, list.id, list.fields, rows, new Date());
     ids.push(...rows.map((r) => r.id));
   }
   await t.db.execute(sql`vacuum list_items`);
   await t.db.execute(sql`delete from pg_statistic where starelid = 'list_items'::regclass`);
 }, 60_000);
-afterAll(() => t.close());
 
 /** A stand-in database that EXPLAINs each statement on the real one instead of running it. */
 function explaining(db: Database) {
@@ -75,7 +70,7 @@ describe('plans of record writes while the list has no statistics', () => {
     const spy = explaining(t.db);
     await updateItemRow(
       spy.db,
-      owner.accountId,
+      t.owner.accountId,
       list.id,
       ids[42]!,
       list.fields,
@@ -88,7 +83,7 @@ describe('plans of record writes while the list has no statistics', () => {
 
   it('a batch looks its records up by one primary-key probe each', async () => {
     const spy = explaining(t.db);
-    await findItemRows(spy.db, owner.accountId, ids.slice(0, 1000));
+    await findItemRows(spy.db, t.owner.accountId, ids.slice(0, 1000));
     expect(spy.plans).toHaveLength(1);
     expect(itemAccess(spy.plans[0])).toEqual({ indexes: ['list_items_pkey'], seqScan: false });
   });

@@ -1,31 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 // Every list and list item method decides access in one place (src/lists/listAccess.ts, and
 // itemLookup.ts for an item's list), so a list of another account gets one 403 from all.
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
 let list: TestList;
 let itemId: string;
 
+const t = testAppForFile({ tenants: ['owner', 'stranger'] });
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [{ slug: 'name', type: 'string' }]);
+  list = await makeList(t.db, t.owner, [{ slug: 'name', type: 'string' }]);
   const added = await call(
     t.app,
     'addListItem',
     { schema_id: list.id, data: { name: 'a' } },
-    { key: owner.apiKey },
+    { key: t.owner.apiKey },
   );
   itemId = added.body.data.id;
 });
-afterAll(() => t.close());
 
 const FORBIDDEN = {
   message: 'This list belongs to a project of another account.',
@@ -44,18 +37,18 @@ describe('a list of another account', () => {
     ['deleteListItem', () => ({ item_id: itemId })],
     ['getChanges', () => ({ schema_id: list.id })],
   ])('answers %s with the one 403 body', async (method, params) => {
-    const res = await call(t.app, method, params(), { key: stranger.apiKey });
+    const res = await call(t.app, method, params(), { key: t.stranger.apiKey });
     expect([res.status, res.body]).toEqual([403, FORBIDDEN]);
   });
 
   it('is left as it was', async () => {
-    const res = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    const res = await call(t.app, 'getListItems', { schema_id: list.id }, { key: t.owner.apiKey });
     expect(res.body.data.map((item: { id: string }) => item.id)).toEqual([itemId]);
     const schema = await call(
       t.app,
       'getListSchema',
       { schema_id: list.id },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(Object.keys(schema.body.data.fields)).toEqual(['name']);
   });

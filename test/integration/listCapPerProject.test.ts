@@ -1,20 +1,11 @@
-import type { AddressInfo } from 'node:net';
 import { count, eq, isNull, and, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listSchemas, projects } from '../../src/infra/db/schema/index.js';
 import { call } from '../helpers/call.js';
 import { createProject, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let baseUrl: string;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, listen: true });
 
 const FIELDS = [{ name: 'Title', slug: 'title', type: 'string' }];
 const LIMIT_TEXT = 'A project cannot have more than 5000 lists.';
@@ -44,7 +35,7 @@ async function counter(projectUuid: string): Promise<number> {
 
 /** A real HTTP request to the listening server, so concurrent calls really overlap. */
 async function createOverHttp(tenant: Tenant, i: number) {
-  const res = await fetch(`${baseUrl}/api/v1/createListSchema`, {
+  const res = await fetch(`${t.baseUrl}/api/v1/createListSchema`, {
     method: 'POST',
     headers: {
       accept: 'application/json',

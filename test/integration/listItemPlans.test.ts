@@ -1,42 +1,37 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import { pageIdsQuery, pageQuery } from '../../src/lists/items/pageQueries.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * The plans Postgres picks for the page query the service sends (docs/records.md).
  * Plans depend on statistics, so the list is big enough (20,000 records among 60,000 rows)
  * and analyzed, as a live table is by autovacuum.
  */
-let t: TestApp;
 let list: TestList;
-let owner: Tenant;
 
+const t = testAppForFile({ redis: false, tenants: ['owner'] });
 beforeAll(async () => {
-  t = await startTestApp({ redis: false });
-  owner = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [
+  list = await makeList(t.db, t.owner, [
     { slug: 'city', type: 'string' },
     { slug: 'score', type: 'number' },
   ]);
-  const other = await makeList(t.db, owner, [{ slug: 'x', type: 'string' }], 'noise');
+  const other = await makeList(t.db, t.owner, [{ slug: 'x', type: 'string' }], 'noise');
   // rows of both lists interleaved; 200 distinct cities, so one city is 0.5 % of the list
   await t.db.execute(sql`
     insert into list_items (id, schema_id, owner_id, data, t1, n1)
-    select 'r' || k, case when k % 3 = 0 then ${list.id} else ${other.id} end, ${owner.accountId},
+    select 'r' || k, case when k % 3 = 0 then ${list.id} else ${other.id} end, ${t.owner.accountId},
            jsonb_build_object('city', 'c' || (k % 600), 'score', (k * 7919) % 100000),
            'c' || (k % 600), (k * 7919) % 100000
     from generate_series(1, 60000) as k`);
   await t.db.execute(sql`vacuum analyze list_items`);
 }, 60_000);
-afterAll(() => t.close());
 
 async function planOf(filters: Record<string, string>, orderBy: string): Promise<string> {
   const conditions = parseFilters(list.fields, filters);
@@ -167,7 +162,7 @@ describe('unfiltered pages: one pass for the first pages, the deferred join past
         t.app,
         'getListItems',
         { schema_id: list.id, order_by: 'score,asc', limit, page },
-        { key: owner.apiKey },
+        { key: t.owner.apiKey },
       );
       expect(res.status).toBe(200);
       return (res.body.data as { id: string }[]).map((r) => r.id);

@@ -10,8 +10,9 @@ import { openEmbedded, type Database } from '../../src/infra/db/client.js';
 import { migrateEmbedded } from '../../src/infra/db/migrate.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { itemCount, makeContact, makeList, type TestList } from '../helpers/lists.js';
+import { itemCount, makeList, type TestList } from '../helpers/lists.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
 /**
@@ -39,7 +40,7 @@ beforeAll(async () => {
   app = buildApp(runtime.deps);
   await app.ready();
   owner = await makeTenant(handle.db);
-  const contact = await makeContact(handle.db, owner);
+  const contact = await seedContact(handle.db, owner.botId);
   list = await makeList(handle.db, owner, [
     { slug: 's1', type: 'string' },
     { slug: 's2', type: 'string' },

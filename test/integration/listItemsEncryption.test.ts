@@ -1,27 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createFieldCipher, keyId } from '../../src/lists/encryption/cipher.js';
 import { resealEncryptedValues } from '../../src/lists/encryption/reseal.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, rawRecord, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { startTestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
 let list: TestList;
 
+const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [
+  list = await makeList(t.db, t.owner, [
     { slug: 'name', type: 'string' },
     { slug: 'secret', type: 'string', is_encryptable: true },
     { slug: 'salary', type: 'money', is_encryptable: true, is_hidden: true },
   ]);
 });
-afterAll(() => t.close());
 
-const key = () => owner.apiKey;
+const key = () => t.owner.apiKey;
 
 describe('encrypted fields (is_encryptable: stored encrypted, shown decrypted, never filtered)', () => {
   it.each(TRANSPORTS)(

@@ -1,16 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList, type FieldSpec, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { seedContact } from '../helpers/contacts.js';
+import { makeList, type FieldSpec, type TestList } from '../helpers/lists.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * The filter compiler, second half (STYLE 6): the rows it finds on real Postgres data, for
  * every type and operator of getListItems. Each case runs twice: on a list whose fields have
  * slot columns, and on one whose slots are all taken by padding fields (JSONB fallback).
  */
-let t: TestApp;
-let owner: Tenant;
 let contacts: number[];
 const lists: Record<'slotted' | 'jsonb', { list: TestList; ids: Record<string, string> }> =
   {} as never;
@@ -71,22 +69,21 @@ function records(): Record<string, Record<string, unknown>> {
   };
 }
 
+const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
-  contacts = [await makeContact(t.db, owner), await makeContact(t.db, owner)];
+  contacts = [await seedContact(t.db, t.owner.botId), await seedContact(t.db, t.owner.botId)];
   for (const [kind, fields] of [
     ['slotted', FIELDS],
     ['jsonb', [...PADDING, ...FIELDS]],
   ] as const) {
-    const list = await makeList(t.db, owner, fields);
+    const list = await makeList(t.db, t.owner, fields);
     const ids: Record<string, string> = {};
     for (const [key, data] of Object.entries(records())) {
       const res = await call(
         t.app,
         'addListItem',
         { schema_id: list.id, data },
-        { key: owner.apiKey },
+        { key: t.owner.apiKey },
       );
       expect(res.status).toBe(201);
       ids[key] = res.body.data.id;
@@ -96,7 +93,6 @@ beforeAll(async () => {
   expect(lists.jsonb.list.fields.find((f) => f.slug === 's')!.slot).toBeUndefined();
   expect(lists.slotted.list.fields.find((f) => f.slug === 's')!.slot).toBe('t1');
 });
-afterAll(() => t.close());
 
 type Case = [string, Record<string, unknown>, string[]];
 
@@ -170,7 +166,7 @@ async function find(kind: 'slotted' | 'jsonb', filters: Record<string, unknown>)
     t.app,
     'getListItems',
     { schema_id: list.id, filters: resolved, limit: 1000 },
-    { key: owner.apiKey },
+    { key: t.owner.apiKey },
   );
   expect(res.status).toBe(200);
   const byId = Object.fromEntries(Object.entries(ids).map(([k, id]) => [id, k]));

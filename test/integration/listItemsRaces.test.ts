@@ -1,11 +1,11 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Caller } from '../../src/admission/caller.js';
-import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { fromDomainError } from '../../src/http/httpErrors.js';
 import { itemOutcomeBodies } from '../../src/http/itemOutcomeBodies.js';
-import { createListsContext } from '../../src/lists/context.js';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
 import type { ItemContext } from '../../src/lists/context.js';
+import { createListsContext } from '../../src/lists/context.js';
 import { addItem } from '../../src/lists/items/addItem.js';
 import { addItems } from '../../src/lists/items/addItems.js';
 import { updateItem } from '../../src/lists/items/updateItem.js';
@@ -16,9 +16,8 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../src/shared/domainErrors.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, markListDeleted, rawRecord, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * Writes that meet a concurrent change between their look-up and their statement: a record
@@ -26,15 +25,12 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * not found), and a list whose fields change under every attempt is a 503 to retry, never
  * a 500 or a 404 for a list that exists.
  */
-let t: TestApp;
-let owner: Tenant;
 let caller: Caller;
 
+const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
   caller = {
-    accountId: owner.accountId,
+    accountId: t.owner.accountId,
     email: 'owner@example.test',
     name: 'owner',
     plan: 'pro',
@@ -42,7 +38,6 @@ beforeAll(async () => {
     createdAt: new Date(),
   };
 });
-afterAll(() => t.close());
 
 /**
  * `db`, with `before` run on the real database each time a write is about to start: before
@@ -108,7 +103,7 @@ async function eventsOf(listId: string): Promise<number> {
 describe('updateListItems: a record deleted after the look-up', () => {
   /** Records `k` and `g` of a new list, and a database deleting `g` as a batch's write starts. */
   async function twoRecordsOneDeletedOnWrite() {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const [keep, gone] = await addRecords(list, ['k', 'g']);
     const db = racing(
       t.db,
@@ -163,7 +158,7 @@ describe('updateListItems: a record deleted after the look-up', () => {
 
 describe('a list whose fields change under every attempt', () => {
   it('addListItem is a 503 to retry, with nothing written', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const rename = renamingFields(list);
     const db = racing(t.db, rename, /^insert into "list_items"|^with /);
     const error = await addItem(contextOn(db), list.id, { a: 'x' }).catch((err: unknown) => err);
@@ -178,7 +173,7 @@ describe('a list whose fields change under every attempt', () => {
   });
 
   it('addListItems is a 503 to retry, with nothing written', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const db = racing(t.db, renamingFields(list), /^$/);
     const error = await addItems(contextOn(db), list.id, [{ a: 'x' }], true).catch(
       (err: unknown) => err,
@@ -188,7 +183,7 @@ describe('a list whose fields change under every attempt', () => {
   });
 
   it('updateListItem is a 503 while the record is there, a 404 once it is gone', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const [id] = await addRecords(list, ['a']);
     const db = racing(t.db, renamingFields(list), /^with /);
     const error = await updateItem(contextOn(db), id!, { a: 'b' }).catch((err: unknown) => err);
@@ -211,7 +206,7 @@ describe('a list whose fields change under every attempt', () => {
   });
 
   it('updateListItems is a 404 when the list is deleted at the last try', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const [id] = await addRecords(list, ['a']);
     const rename = renamingFields(list);
     let calls = 0;
@@ -222,7 +217,7 @@ describe('a list whose fields change under every attempt', () => {
   });
 
   it('updateListItems is a 503 to retry, not a 404 for the list', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const [id] = await addRecords(list, ['a']);
     const db = racing(t.db, renamingFields(list), /^$/);
     const error = await updateOne(db, list, id!);

@@ -1,37 +1,27 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * addListItem remembers the lists it inserted into (src/lists/items/recentLists.ts) and
  * skips their lookup. Every change made behind its back must still be answered from the
  * database's current list.
  */
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ redis: false });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ redis: false, tenants: ['owner', 'other'] });
 
 async function newList(fields: Record<string, unknown>[]) {
   const res = await call(
     t.app,
     'createListSchema',
-    { project_uuid: owner.projectUuid, name: 'Recent', fields },
-    { key: owner.apiKey },
+    { project_uuid: t.owner.projectUuid, name: 'Recent', fields },
+    { key: t.owner.apiKey },
   );
   expect(res.status).toBe(201);
   return res.body.data.id as string;
 }
 
-const add = (schemaId: string, data: Record<string, unknown>, key = owner.apiKey) =>
+const add = (schemaId: string, data: Record<string, unknown>, key = t.owner.apiKey) =>
   call(t.app, 'addListItem', { schema_id: schemaId, data }, { key });
 
 /** Postgres queries sent while `run` runs, counted at the real client. */
@@ -72,7 +62,7 @@ describe('addListItem with a remembered list', () => {
       t.app,
       'deleteListSchemaField',
       { schema_id: id, slug: 'title' },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(removed.status).toBe(204);
     const res = await add(id, { note: 'n' });
@@ -87,7 +77,7 @@ describe('addListItem with a remembered list', () => {
       t.app,
       'addListSchemaField',
       { schema_id: id, field: field('score', 'number', true) },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(added.status).toBe(204);
     const refused = await add(id, { title: 'u' });
@@ -101,9 +91,14 @@ describe('addListItem with a remembered list', () => {
   it('answers 404 once the list is deleted, and 403 to another account', async () => {
     const id = await newList([field('title', 'string')]);
     expect((await add(id, { title: 't' })).status).toBe(201);
-    expect((await add(id, { title: 'x' }, other.apiKey)).status).toBe(403);
+    expect((await add(id, { title: 'x' }, t.other.apiKey)).status).toBe(403);
     expect((await add(id, { title: 'u' })).status).toBe(201);
-    const deleted = await call(t.app, 'deleteListSchema', { schema_id: id }, { key: owner.apiKey });
+    const deleted = await call(
+      t.app,
+      'deleteListSchema',
+      { schema_id: id },
+      { key: t.owner.apiKey },
+    );
     expect(deleted.status).toBe(204);
     const res = await add(id, { title: 'v' });
     expect(res.status).toBe(404);

@@ -1,8 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { uuidv7 } from 'uuidv7';
+import { queryRows } from '../../src/infra/db/client.js';
 import { listSchemas } from '../../src/infra/db/schema/listSchemas.js';
-import { NotFoundError } from '../../src/shared/domainErrors.js';
 import {
   insertItemRows,
   updateItemRows,
@@ -10,10 +11,8 @@ import {
   type NewItemRow,
 } from '../../src/lists/items/batchRows.js';
 import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
-import { queryRows } from '../../src/infra/db/client.js';
-import { uuidv7 } from 'uuidv7';
+import { NotFoundError } from '../../src/shared/domainErrors.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import {
   itemCount,
   makeList,
@@ -21,26 +20,19 @@ import {
   rawRecord,
   type TestList,
 } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
 /** The insert statement's guards: counter and record go together, or neither does. */
-let t: TestApp;
-let owner: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 
 const changes = { data: { a: 'x' }, slots: { t1: 'x' } };
 
 describe('insertItemRow (addListItem: the record and the list counter together)', () => {
   it('writes the record, its slot and the counter together', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const row = await insertItemRow(
       t.db,
-      owner.accountId,
+      t.owner.accountId,
       list.id,
       list.fields,
       changes,
@@ -51,21 +43,21 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
   });
 
   it('inserts nothing and reports FieldsChanged when the fields moved after validation', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     await expect(
-      insertItemRow(t.db, owner.accountId, list.id, list.fields, changes, new Date()),
+      insertItemRow(t.db, t.owner.accountId, list.id, list.fields, changes, new Date()),
     ).rejects.toBeInstanceOf(FieldsChanged);
     expect(await itemCount(t.db, list.id)).toBe(0);
   });
 
   it('inserts nothing and answers 404 when the list was deleted meanwhile', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     await markListDeleted(t.db, list.id);
     const err = await insertItemRow(
       t.db,
-      owner.accountId,
+      t.owner.accountId,
       list.id,
       list.fields,
       changes,
@@ -77,10 +69,10 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
   });
 
   it('updates nothing when the fields moved after validation (the caller validates again)', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const row = await insertItemRow(
       t.db,
-      owner.accountId,
+      t.owner.accountId,
       list.id,
       list.fields,
       changes,
@@ -90,13 +82,21 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     const update = { data: { a: 'y' }, slots: { t1: 'y' } };
     expect(
-      await updateItemRow(t.db, owner.accountId, list.id, row.id, list.fields, update, new Date()),
+      await updateItemRow(
+        t.db,
+        t.owner.accountId,
+        list.id,
+        row.id,
+        list.fields,
+        update,
+        new Date(),
+      ),
     ).toBeUndefined();
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
     expect(
       await updateItemRow(
         t.db,
-        owner.accountId,
+        t.owner.accountId,
         list.id,
         row.id,
         moved,
@@ -107,14 +107,14 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
   });
 
   it('keeps the counter exact under 40 concurrent adds and deletes of one list', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const adds = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
         call(
           t.app,
           'addListItem',
           { schema_id: list.id, data: { a: String(i) } },
-          { key: owner.apiKey },
+          { key: t.owner.apiKey },
         ),
       ),
     );
@@ -124,7 +124,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     // every record deleted twice at once: exactly one of each pair succeeds
     const deletes = await Promise.all(
       [...doomed, ...doomed].map((id) =>
-        call(t.app, 'deleteListItem', { item_id: id }, { key: owner.apiKey }),
+        call(t.app, 'deleteListItem', { item_id: id }, { key: t.owner.apiKey }),
       ),
     );
     expect(deletes.filter((r) => r.status === 204)).toHaveLength(15);
@@ -141,34 +141,34 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
     }));
 
   it('writes every row, one event each, and moves the counter and version once', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const before = await stored(list.id);
-    await insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(25), new Date());
+    await insertItemRows(t.db, t.owner.accountId, list.id, list.fields, batch(25), new Date());
     expect(await itemCount(t.db, list.id)).toBe(25);
     expect(await stored(list.id)).toEqual({ items: 25, events: 25, version: before.version + 1 });
   });
 
   it('writes nothing and reports FieldsChanged when the fields moved before the batch', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     await expect(
-      insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(3), new Date()),
+      insertItemRows(t.db, t.owner.accountId, list.id, list.fields, batch(3), new Date()),
     ).rejects.toBeInstanceOf(FieldsChanged);
     expect(await stored(list.id)).toMatchObject({ items: 0, events: 0 });
   });
 
   it('answers 404 and writes nothing when the list was deleted before the batch', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     await markListDeleted(t.db, list.id);
     await expect(
-      insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(3), new Date()),
+      insertItemRows(t.db, t.owner.accountId, list.id, list.fields, batch(3), new Date()),
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(await stored(list.id)).toMatchObject({ items: 0, events: 0 });
   });
 
   it('undoes its rows and events when the fields change while it waits for the list row', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const before = await stored(list.id);
     const other = new pg.Client({ connectionString: t.database.url });
     await other.connect();
@@ -178,7 +178,7 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
       await other.query('select 1 from list_schemas where id = $1 for no key update', [list.id]);
       const pending = insertItemRows(
         t.db,
-        owner.accountId,
+        t.owner.accountId,
         list.id,
         list.fields,
         batch(5),
@@ -200,11 +200,18 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
   });
 
   it('keeps the counter exact when batches into one list run at once', async () => {
-    const list = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const before = await stored(list.id);
     await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        insertItemRows(t.db, owner.accountId, list.id, list.fields, batch(50, `b${i}`), new Date()),
+        insertItemRows(
+          t.db,
+          t.owner.accountId,
+          list.id,
+          list.fields,
+          batch(50, `b${i}`),
+          new Date(),
+        ),
       ),
     );
     expect(await itemCount(t.db, list.id)).toBe(300);
@@ -218,17 +225,17 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
     { slug: 'n', type: 'number' },
   ];
   async function listWith(count: number) {
-    const list = await makeList(t.db, owner, FIELDS);
+    const list = await makeList(t.db, t.owner, FIELDS);
     const rows: NewItemRow[] = Array.from({ length: count }, (_, i) => ({
       id: uuidv7(),
       changes: { data: { a: `r${i}`, n: i }, slots: { t1: `r${i}`, n1: String(i) } },
     }));
-    await insertItemRows(t.db, owner.accountId, list.id, list.fields, rows, new Date());
+    await insertItemRows(t.db, t.owner.accountId, list.id, list.fields, rows, new Date());
     return { list, ids: rows.map((r) => r.id) };
   }
   const change = (id: string, a: string) => ({ id, changes: { data: { a }, slots: { t1: a } } });
   const updateIn = (list: TestList, rows: ChangedItemRow[], now = new Date()) =>
-    updateItemRows(t.db, owner.accountId, list.id, list.fields, rows, now);
+    updateItemRows(t.db, t.owner.accountId, list.id, list.fields, rows, now);
 
   it('merges each row’s fields, writes only the slots it sets, one event each, the version once', async () => {
     const { list, ids } = await listWith(3);
@@ -293,7 +300,7 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
     const rows = [change(ids[0]!, 'A'), change(other.ids[0]!, 'B')];
     const written = await updateItemRows(
       t.db,
-      owner.accountId,
+      t.owner.accountId,
       list.id,
       list.fields,
       rows,

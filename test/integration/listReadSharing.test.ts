@@ -1,8 +1,7 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -20,14 +19,7 @@ const classQuery = pg.Client.prototype.query as unknown as Query;
   return classQuery.call(this, config, ...rest);
 };
 
-let t: TestApp;
-let owner: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 
 async function readTogether(schemaId: string, n: number) {
   sent.length = 0;
@@ -37,7 +29,7 @@ async function readTogether(schemaId: string, n: number) {
         t.app,
         'getListItems',
         { schema_id: schemaId, filters: { city: 'Oslo' }, order_by: 'price,desc', limit: 5 },
-        { key: owner.apiKey },
+        { key: t.owner.apiKey },
       ),
     ),
   );
@@ -52,19 +44,19 @@ async function readTogether(schemaId: string, n: number) {
 
 describe('getListItems shares queries in flight', () => {
   it('counts and selects once for ten simultaneous reads of one version, again after a write', async () => {
-    const list = await createListViaApi(t.app, owner, [
+    const list = await createListViaApi(t.app, t.owner, [
       { name: 'City', slug: 'city', type: 'string' },
       { name: 'Price', slug: 'price', type: 'number' },
     ]);
     for (let i = 0; i < 12; i++)
-      await addItemViaApi(t.app, owner, list.id, { city: i % 3 ? 'Oslo' : 'Bergen', price: i });
+      await addItemViaApi(t.app, t.owner, list.id, { city: i % 3 ? 'Oslo' : 'Bergen', price: i });
 
     const first = await readTogether(list.id, 10);
     expect(first.totals).toEqual(Array(10).fill(8));
     expect(new Set(first.bodies).size).toBe(1);
     expect([first.counts, first.pages]).toEqual([1, 1]);
 
-    await addItemViaApi(t.app, owner, list.id, { city: 'Oslo', price: 100 });
+    await addItemViaApi(t.app, t.owner, list.id, { city: 'Oslo', price: 100 });
     const after = await readTogether(list.id, 10);
     expect(after.totals).toEqual(Array(10).fill(9));
     expect(JSON.parse(after.bodies[0]!).data[0].price).toBe(100);

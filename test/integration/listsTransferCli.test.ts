@@ -1,31 +1,25 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeContact } from '../helpers/lists.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { seedContact } from '../helpers/contacts.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
-import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/testApp.js';
+import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 
 // `lists import` and `lists export` run as the operator runs them: the built CLI, real files.
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
 let env: Record<string, string>;
 const dir = mkdtempSync(path.join(tmpdir(), 'lk-lists-transfer-'));
 
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 beforeAll(async () => {
   await ensureBuilt();
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
   env = { DATABASE_URL: t.database.url, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY };
 }, 180_000);
-afterAll(() => t?.close());
 
 const FIELDS = [
   { slug: 'title', name: 'Title', type: 'string', is_required: true },
@@ -50,7 +44,7 @@ async function items(schemaId: string) {
     t.app,
     'getListItems',
     { schema_id: schemaId, limit: 1000 },
-    { key: owner.apiKey },
+    { key: t.owner.apiKey },
   );
   return res.body.data as any[];
 }
@@ -68,9 +62,9 @@ const importArgs = (list: string, at: string, ...more: string[]) => [
 
 describe('lists import', () => {
   it('imports good NDJSON lines with every codec, skips bad ones with their line and reason', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
-    const contact = await makeContact(t.db, owner);
-    const theirs = await makeContact(t.db, stranger);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const contact = await seedContact(t.db, t.owner.botId);
+    const theirs = await seedContact(t.db, t.stranger.botId);
     const at = file(
       'mixed.ndjson',
       ndjson([
@@ -80,7 +74,7 @@ describe('lists import', () => {
           day: '2026-01-31T00:00:00.000Z',
           secret: 's-1',
           who: contact,
-          bot: owner.botId,
+          bot: t.owner.botId,
         },
         'not json',
         { price: 3 },
@@ -115,13 +109,13 @@ describe('lists import', () => {
       day: '2026-01-31T00:00:00.000Z',
       secret: 's-1',
       who: contact,
-      bot: owner.botId,
+      bot: t.owner.botId,
       contact_id: contact,
     });
   });
 
   it('reads CSV: a BOM, quoted commas, quotes and line breaks, empty cells as no value', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const at = file(
       'records.csv',
       '\uFEFFtitle,price,day,secret,unknown\r\n' +
@@ -143,7 +137,7 @@ describe('lists import', () => {
   });
 
   it('with --key, a run again updates instead of duplicating', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const first = file(
       'keyed.ndjson',
       ndjson([
@@ -176,7 +170,7 @@ describe('lists import', () => {
   });
 
   it('with --key, a key repeated in the next batch finds the record its first line wrote', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     // 2,500 lines over 1,500 keys: batch 2 (lines 1000–1999) repeats keys of batch 1, and
     // batch 3 of batch 2; two batches are written at once unless they share a key
     const lines = Array.from({ length: 2500 }, (_, i) => ({ title: `k${i % 1500}`, price: i }));
@@ -188,17 +182,17 @@ describe('lists import', () => {
       t.app,
       'getListItems',
       { schema_id: list.id, filters: { title: 'k0' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(k0.body.meta.total).toBe(1);
     expect(k0.body.data[0].price).toBe(1500);
-    const all = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    const all = await call(t.app, 'getListItems', { schema_id: list.id }, { key: t.owner.apiKey });
     expect(all.body.meta.total).toBe(1500);
   });
 
   it('with --key, a run again leaves records that hold their line as they are', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
-    const contact = await makeContact(t.db, owner);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const contact = await seedContact(t.db, t.owner.botId);
     const lines = [
       { title: 'S1', price: 1.5, day: '2026-02-01', secret: 'hush', who: contact },
       { title: 'S2', price: 2, secret: null },
@@ -209,7 +203,7 @@ describe('lists import', () => {
     expect(JSON.parse(first.stdout)).toMatchObject({ imported: 3, updated: 0, unchanged: 0 });
     const before = await items(list.id);
     const events = async () =>
-      (await call(t.app, 'getChanges', { schema_id: list.id, limit: 100 }, { key: owner.apiKey }))
+      (await call(t.app, 'getChanges', { schema_id: list.id, limit: 100 }, { key: t.owner.apiKey }))
         .body.data.length;
     const eventsBefore = await events();
 
@@ -240,7 +234,7 @@ describe('lists import', () => {
       type: 'string',
       is_required: false,
     }));
-    const list = await createListViaApi(t.app, owner, strings);
+    const list = await createListViaApi(t.app, t.owner, strings);
     const lines = Array.from({ length: 30 }, (_, i) => ({
       a: `a${i}`,
       b: 'x',
@@ -284,15 +278,15 @@ describe('lists import', () => {
 
 describe('lists export', () => {
   it('streams NDJSON and CSV as getListItems shows them, filtered and ordered; an export imports back the same', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
-    const contact = await makeContact(t.db, owner);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const contact = await seedContact(t.db, t.owner.botId);
     const lines = Array.from({ length: 2_500 }, (_, i) => ({
       title: `t${i}`,
       price: i % 7 === 0 ? undefined : i / 4,
       day: `2026-03-${String((i % 28) + 1).padStart(2, '0')}`,
       secret: `s${i}`,
       who: i % 3 === 0 ? contact : undefined,
-      bot: owner.botId,
+      bot: t.owner.botId,
     }));
     const source = file('source.ndjson', ndjson(lines));
     expect((await runCli(importArgs(list.id, source), env)).code).toBe(0);
@@ -336,7 +330,7 @@ describe('lists export', () => {
       t.app,
       'getListItems',
       { schema_id: list.id, filters: { price: '>=,100' }, order_by: 'price,desc', limit: 1000 },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(picked).toHaveLength(expected.body.meta.total);
     expect(picked.slice(0, 1000)).toEqual(expected.body.data);
@@ -350,7 +344,7 @@ describe('lists export', () => {
         env,
       );
       expect(exportRun.code, exportRun.stderr).toBe(0);
-      const copy = await createListViaApi(t.app, owner, FIELDS);
+      const copy = await createListViaApi(t.app, t.owner, FIELDS);
       const back = await runCli(importArgs(copy.id, at, '--format', format), env);
       expect(JSON.parse(back.stdout), back.stderr).toMatchObject({ imported: 2_500, failed: 0 });
       // new ids and times; everything else the same, in the same order
@@ -368,7 +362,7 @@ describe('lists export', () => {
   }, 120_000);
 
   it('refuses bad filters and order in one line', async () => {
-    const list = await createListViaApi(t.app, owner, FIELDS);
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
     const res = await runCli(
       ['lists', 'export', '--list', list.id, '--order-by', 'nope,asc', '--filters', '{"x":1}'],
       env,

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { redactUrl } from '../../src/http/redactUrl.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { probeAppForFile } from '../helpers/probeMethods.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let probe: ProbeApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  probe = await startProbeApp(t.deps);
-  tenant = await makeTenant(t.db);
-});
-afterAll(async () => {
-  await probe.app.close();
-  await t.close();
-});
+const t = testAppForFile({ tenants: ['tenant'] });
+const probe = probeAppForFile(t);
 
 interface LogLine {
   level: number;
@@ -29,7 +17,7 @@ const parsed = (lines: string[]) => lines.map((l) => JSON.parse(l) as LogLine);
 
 describe('secrets never reach the logs', () => {
   it('logs no API key however it was sent, on any outcome', async () => {
-    const key = tenant.apiKey;
+    const key = t.tenant.apiKey;
     const json = { accept: 'application/json' };
     const requests = [
       { url: '/api/v1/getMe', headers: { ...json, authorization: `Bearer ${key}` } },
@@ -87,7 +75,7 @@ describe('secrets never reach the logs', () => {
   });
 
   it('masks anything shaped like one of our keys, even in the path', () => {
-    const key = tenant.apiKey;
+    const key = t.tenant.apiKey;
     expect(redactUrl(`/api/v1/${key}`)).toBe('/api/v1/lk_[redacted]');
     expect(redactUrl(`/api/v1/getMe?token=${key}`)).toBe('/api/v1/getMe?token=lk_[redacted]');
   });
@@ -96,7 +84,7 @@ describe('secrets never reach the logs', () => {
 describe('request ids (a request id on every line)', () => {
   it('puts a request id on every log line and returns it as X-Request-Id', async () => {
     const before = t.logs.length;
-    const ok = await call(t.app, 'getMe', {}, { key: tenant.apiKey });
+    const ok = await call(t.app, 'getMe', {}, { key: t.tenant.apiKey });
     const unauthorized = await call(t.app, 'getMe', {});
     const notFound = await t.app.inject({ url: '/nowhere' });
 
@@ -115,7 +103,7 @@ describe('request ids (a request id on every line)', () => {
 
   it('logs the request URL, with the token masked', async () => {
     const before = t.logs.length;
-    await t.app.inject({ url: `/api/v1/getMe?api_token=${tenant.apiKey}&page=3` });
+    await t.app.inject({ url: `/api/v1/getMe?api_token=${t.tenant.apiKey}&page=3` });
     const incoming = parsed(t.logs.slice(before)).find((l) => l.msg === 'incoming request');
     expect(incoming?.req?.url).toBe('/api/v1/getMe?api_token=[redacted]&page=3');
   });
@@ -124,7 +112,7 @@ describe('request ids (a request id on every line)', () => {
     const before = probe.logs.length;
     const res = await probe.app.inject({
       url: '/api/v1/explode',
-      headers: { authorization: `Bearer ${tenant.apiKey}` },
+      headers: { authorization: `Bearer ${t.tenant.apiKey}` },
     });
     const id = String(res.headers['x-request-id']);
     expect(res.json()).toEqual({ error: 'server_error', request_id: id });

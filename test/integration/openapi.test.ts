@@ -1,24 +1,22 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { errors, fromDomainError } from '../../src/http/httpErrors.js';
-import { domainErrors } from '../../src/shared/domainErrors.js';
 import { methods } from '../../src/methods/methodRegistry.js';
 import type { OpenApiDocument } from '../../src/openapi/document.js';
 import { errorBodies } from '../../src/openapi/responses/errorResponses.js';
+import { domainErrors } from '../../src/shared/domainErrors.js';
 import { call } from '../helpers/call.js';
 import { makeTenant } from '../helpers/factories.js';
 import { fetchDocument, responseChecker } from '../helpers/openapiConformance.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
 let doc: OpenApiDocument;
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
+const t = testAppForFile();
 beforeAll(async () => {
-  t = await startTestApp();
   doc = await fetchDocument(t.app);
 });
-afterAll(() => t.close());
 
 const registered = [...methods.keys()];
 

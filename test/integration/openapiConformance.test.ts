@@ -1,30 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { methods } from '../../src/methods/methodRegistry.js';
 import { call, type CallResult, type Transport } from '../helpers/call.js';
 import { seedContact } from '../helpers/contacts.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeTenant } from '../helpers/factories.js';
 import { fetchDocument, responseChecker } from '../helpers/openapiConformance.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * The document cannot drift from the code. Real calls of every method, successes
  * and the error rules errors, are checked against the response schemas the document publishes.
  */
-let t: TestApp;
 let check: ReturnType<typeof responseChecker>;
-let me: Tenant;
-let stranger: Tenant;
 const problems: string[] = [];
 const succeeded = new Set<string>();
 
-beforeAll(async () => {
-  // webhooks to this machine (the receiver address below) are allowed here
-  t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE: 'true' } });
-  check = responseChecker(await fetchDocument(t.app));
-  me = await makeTenant(t.db, { name: 'Conformance' });
-  stranger = await makeTenant(t.db);
+// webhooks to this machine (the receiver address below) are allowed here
+const t = testAppForFile({
+  env: { WEBHOOK_ALLOW_PRIVATE: 'true' },
+  tenants: { me: { name: 'Conformance' }, stranger: {} },
 });
-afterAll(() => t.close());
+beforeAll(async () => {
+  check = responseChecker(await fetchDocument(t.app));
+});
 
 /** Calls a method, checks the response against the document, returns it. */
 async function conforming(
@@ -32,7 +29,7 @@ async function conforming(
   params: Record<string, unknown>,
   opts: { key?: string; via?: Transport; expect: number },
 ): Promise<CallResult> {
-  const res = await call(t.app, method, params, { key: opts.key ?? me.apiKey, via: opts.via });
+  const res = await call(t.app, method, params, { key: opts.key ?? t.me.apiKey, via: opts.via });
   expect(res.status, `${method}: ${JSON.stringify(res.body)}`).toBe(opts.expect);
   const found = check(method, { status: res.status, body: res.body });
   problems.push(...found);
@@ -72,7 +69,7 @@ describe('responses conform to the OpenAPI document', () => {
     const created = await conforming(
       'createOrUpdateContact',
       {
-        bot_id: me.botId,
+        bot_id: t.me.botId,
         messenger: 'telegram',
         name: 'Ann',
         telegram_id: 4242,
@@ -86,63 +83,63 @@ describe('responses conform to the OpenAPI document', () => {
     contactId = created.body.data.id;
     await conforming(
       'createOrUpdateContact',
-      { bot_id: me.botId, messenger: 'telegram', name: 'Ann B', telegram_id: 4242 },
+      { bot_id: t.me.botId, messenger: 'telegram', name: 'Ann B', telegram_id: 4242 },
       { expect: 200 },
     );
     await conforming(
       'createOrUpdateContact',
-      { bot_id: me.botId, messenger: 'vk', name: 'Vic', vk_id: 77 },
+      { bot_id: t.me.botId, messenger: 'vk', name: 'Vic', vk_id: 77 },
       { via: 'form', expect: 201 },
     );
     await conforming(
       'createOrUpdateContact',
-      { bot_id: stranger.botId, messenger: 'telegram', name: 'X', telegram_id: 1 },
+      { bot_id: t.stranger.botId, messenger: 'telegram', name: 'X', telegram_id: 1 },
       { expect: 404 },
     );
     await conforming(
       'createOrUpdateContact',
-      { bot_id: me.botId, messenger: 'telegram', name: 'X', phone: 'nope' },
+      { bot_id: t.me.botId, messenger: 'telegram', name: 'X', phone: 'nope' },
       { expect: 422 },
     );
   });
 
   it('getContacts and getNumberOfContacts: page mode, offset mode, count (getContacts, 4.12)', async () => {
-    await seedContact(t.db, me.botId, {
+    await seedContact(t.db, t.me.botId, {
       messenger: 'max',
       variables: [
         { name: 'utm_source', value: 'ads' },
         { name: 'photo', value: 'https://example.test/p.png', type: 1 },
       ],
     });
-    await seedContact(t.db, me.botId, { messenger: 'viber', unsubscribed_at: new Date() });
-    await seedContact(t.db, me.botId, { messenger: 'web' });
+    await seedContact(t.db, t.me.botId, { messenger: 'viber', unsubscribed_at: new Date() });
+    await seedContact(t.db, t.me.botId, { messenger: 'web' });
     const page = await conforming('getContacts', { count: 2 }, { via: 'query', expect: 200 });
     expect(page.body.meta.total).toBe(5);
     const offset = await conforming('getContacts', { offset: 0, limit: 10 }, { expect: 200 });
     expect(offset.body.data).toHaveLength(5);
-    await conforming('getNumberOfContacts', { bot_id: me.botId }, { expect: 200 });
+    await conforming('getNumberOfContacts', { bot_id: t.me.botId }, { expect: 200 });
   });
 
   it('createListSchema: 201 with every field type, 422 and 403 (createListSchema)', async () => {
     const res = await conforming(
       'createListSchema',
-      { name: 'Everything', bot_id: me.botId, fields: ALL_TYPES },
+      { name: 'Everything', bot_id: t.me.botId, fields: ALL_TYPES },
       { expect: 201 },
     );
     schemaId = res.body.data.id;
     await conforming(
       'createListSchema',
-      { name: 'Project list', project_uuid: me.projectUuid, fields: ALL_TYPES.slice(0, 2) },
+      { name: 'Project list', project_uuid: t.me.projectUuid, fields: ALL_TYPES.slice(0, 2) },
       { via: 'form', expect: 201 },
     );
     await conforming(
       'createListSchema',
-      { name: 'Dup', project_uuid: me.projectUuid, fields: [ALL_TYPES[0], ALL_TYPES[0]] },
+      { name: 'Dup', project_uuid: t.me.projectUuid, fields: [ALL_TYPES[0], ALL_TYPES[0]] },
       { expect: 422 },
     );
     await conforming(
       'createListSchema',
-      { name: 'Theirs', project_uuid: stranger.projectUuid, fields: ALL_TYPES.slice(0, 1) },
+      { name: 'Theirs', project_uuid: t.stranger.projectUuid, fields: ALL_TYPES.slice(0, 1) },
       { expect: 403 },
     );
   });
@@ -154,7 +151,7 @@ describe('responses conform to the OpenAPI document', () => {
     await conforming(
       'getListSchema',
       { schema_id: schemaId },
-      { key: stranger.apiKey, expect: 403 },
+      { key: t.stranger.apiKey, expect: 403 },
     );
   });
 
@@ -185,7 +182,7 @@ describe('responses conform to the OpenAPI document', () => {
       doc: { url: 'https://example.test/a.pdf', name: 'a.pdf', type: 'file', storage: 'url' },
       photo: 'https://example.test/p.png',
       who: contactId,
-      bot: me.botId,
+      bot: t.me.botId,
       secret: 'hidden',
     };
     const added = await conforming('addListItem', { schema_id: schemaId, data }, { expect: 201 });
@@ -262,12 +259,15 @@ describe('responses conform to the OpenAPI document', () => {
     );
     await conforming(
       'createOrUpdateContacts',
-      { bot_id: me.botId, contacts: [{ messenger: 'telegram', telegram_id: 4343, name: 'Batch' }] },
+      {
+        bot_id: t.me.botId,
+        contacts: [{ messenger: 'telegram', telegram_id: 4343, name: 'Batch' }],
+      },
       { expect: 200 },
     );
     await conforming(
       'createOrUpdateContacts',
-      { bot_id: me.botId, contacts: [{ messenger: 'telegram', name: 'No id' }] },
+      { bot_id: t.me.botId, contacts: [{ messenger: 'telegram', name: 'No id' }] },
       { expect: 422 },
     );
   });
@@ -299,7 +299,7 @@ describe('responses conform to the OpenAPI document', () => {
       expect.arrayContaining(['contact.created', 'list_item.created', 'list_schema.created']),
     );
     await conforming('getChanges', { limit: 0 }, { expect: 422 });
-    await conforming('getChanges', { bot_id: stranger.botId }, { expect: 403 });
+    await conforming('getChanges', { bot_id: t.stranger.botId }, { expect: 403 });
   });
 
   it('createWebhook, getWebhooks, deleteWebhook: 201, 200, 204, 422 and 404', async () => {

@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { probeAppForFile } from '../helpers/probeMethods.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let probe: ProbeApp;
-let tenant: Tenant;
+const t = testAppForFile({ tenants: ['tenant'] });
+const probe = probeAppForFile(t);
 
-beforeAll(async () => {
-  t = await startTestApp();
-  probe = await startProbeApp(t.deps);
-  tenant = await makeTenant(t.db);
-});
-afterAll(async () => {
-  await probe.app.close();
-  await t.close();
-});
-
-const headers = () => ({ accept: 'application/json', authorization: `Bearer ${tenant.apiKey}` });
+const headers = () => ({ accept: 'application/json', authorization: `Bearer ${t.tenant.apiKey}` });
 
 async function echoQuery(query: string) {
   const res = await probe.app.inject({ url: `/api/v1/echoParams?${query}`, headers: headers() });
@@ -60,7 +48,7 @@ describe('bracket notation and encoding (the API conventions)', () => {
   });
 
   it.each(TRANSPORTS)('gives the same parameters via %s', async (via) => {
-    const res = await call(probe.app, 'echoParams', expected, { key: tenant.apiKey, via });
+    const res = await call(probe.app, 'echoParams', expected, { key: t.tenant.apiKey, via });
     expect(res.body.data).toEqual(expected);
   });
 });
@@ -133,7 +121,7 @@ describe('text coercion of GET and form values', () => {
       'echoParams',
       { page: 7, flag: false },
       {
-        key: tenant.apiKey,
+        key: t.tenant.apiKey,
       },
     );
     expect(res.body.data).toEqual({ page: 7, flag: false });
@@ -166,7 +154,7 @@ describe('422 lists every failing field with dotted keys (the error rules)', () 
         field: { slug: 'far-too-long-slug', currency: 'EURO' },
         fields: [{ slug: 'ok' }, { slug: 'Not OK!' }, { slug: 'fine' }, { slug: '42' }],
       },
-      { key: tenant.apiKey, via },
+      { key: t.tenant.apiKey, via },
     );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors).sort()).toEqual(
@@ -192,7 +180,7 @@ describe('422 lists every failing field with dotted keys (the error rules)', () 
       probe.app,
       'strictParams',
       { name: 'n', count: 1, enabled: true, field: { slug: 's', currency: 'USD' }, fields: [] },
-      { key: tenant.apiKey },
+      { key: t.tenant.apiKey },
     );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['fields']);
@@ -209,7 +197,7 @@ describe('422 lists every failing field with dotted keys (the error rules)', () 
         field: { slug: 's', currency: 'USD' },
         fields: [{ slug: 'a' }],
       },
-      { key: tenant.apiKey, via: 'query' },
+      { key: t.tenant.apiKey, via: 'query' },
     );
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ count: 3, enabled: true });

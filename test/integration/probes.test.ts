@@ -1,16 +1,12 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { connectPostgres } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { startTestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
 
 describe('probes (/healthz and /readyz)', () => {
   it('answers /healthz with 200 while the process is up, without a key', async () => {

@@ -1,11 +1,12 @@
 import pino from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { createRuntime } from '../../src/runtime.js';
 import { call, type CallResult } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
+import { probeAppForFile } from '../helpers/probeMethods.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /** A settable clock, 30 s into a minute, so windows move only when a test says so. */
 function manualClock(start = Date.UTC(2030, 0, 1, 10, 0, 30)) {
@@ -19,17 +20,9 @@ function manualClock(start = Date.UTC(2030, 0, 1, 10, 0, 30)) {
 }
 
 const time = manualClock();
-let t: TestApp;
-let probe: ProbeApp;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '5' }, clock: time.clock });
-  probe = await startProbeApp(t.deps);
-});
-afterAll(async () => {
-  await probe.app.close();
-  await t.close();
-});
+const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '5' }, clock: time.clock });
+const probe = probeAppForFile(t);
 
 function expectLimited(res: CallResult, limit = 5) {
   expect(res.status).toBe(429);

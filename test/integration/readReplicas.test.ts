@@ -7,7 +7,11 @@ import { migratePostgres } from '../../src/infra/db/migrate.js';
 import { call } from '../helpers/call.js';
 import type { TestDatabase } from '../helpers/database.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startPostgresCluster, startReplica, type PostgresCluster } from '../helpers/server.js';
+import {
+  startPostgresCluster,
+  startReplica,
+  type PostgresCluster,
+} from '../helpers/postgresCluster.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 

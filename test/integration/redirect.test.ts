@@ -1,28 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startProbeApp, type ProbeApp } from '../helpers/probeMethods.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { describe, expect, it } from 'vitest';
+import { makeTenant } from '../helpers/factories.js';
+import { probeAppForFile } from '../helpers/probeMethods.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let probe: ProbeApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp();
-  probe = await startProbeApp(t.deps);
-  tenant = await makeTenant(t.db);
-});
-afterAll(async () => {
-  await probe.app.close();
-  await t.close();
-});
+const t = testAppForFile({ tenants: ['tenant'] });
+const probe = probeAppForFile(t);
 
 /** A failing validation (strictParams wants name, count, …) with the given headers. */
 function invalid(headers: Record<string, string>, method = 'POST' as 'GET' | 'POST') {
   return probe.app.inject({
     method,
     url: '/api/v1/strictParams',
-    headers: { authorization: `Bearer ${tenant.apiKey}`, ...headers },
+    headers: { authorization: `Bearer ${t.tenant.apiKey}`, ...headers },
     ...(method === 'POST' ? { payload: { count: 'x' } } : {}),
   });
 }
@@ -88,7 +77,7 @@ describe('every other error stays JSON without Accept (decisions)', () => {
   it('answers an unknown method with 404 JSON, not a redirect', async () => {
     const res = await probe.app.inject({
       url: '/api/v1/nothingHere',
-      headers: { ...plain, authorization: `Bearer ${tenant.apiKey}` },
+      headers: { ...plain, authorization: `Bearer ${t.tenant.apiKey}` },
     });
     expect(res.statusCode).toBe(404);
     expect(res.json()).toMatchObject({ error: 'not_found' });
@@ -100,7 +89,7 @@ describe('every other error stays JSON without Accept (decisions)', () => {
       url: '/api/v1/strictParams',
       headers: {
         ...plain,
-        authorization: `Bearer ${tenant.apiKey}`,
+        authorization: `Bearer ${t.tenant.apiKey}`,
         'content-type': 'application/json',
       },
       payload: '{oops',

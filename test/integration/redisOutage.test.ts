@@ -3,17 +3,18 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashApiKey } from '../../src/admission/apiKeys.js';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
-import { hashApiKey } from '../../src/admission/apiKeys.js';
 import { loadConfig } from '../../src/config.js';
 import { regenerateKey } from '../../src/operator/operatorAccounts.js';
 import { createRuntime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
 import { makeTenant } from '../helpers/factories.js';
 import { freePort } from '../helpers/freePort.js';
-import { startRedisServer, waitFor, type RedisServer } from '../helpers/redisServer.js';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startTestApp, TEST_ENCRYPTION_KEY, type TestApp } from '../helpers/testApp.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 interface Instance {
   app: FastifyInstance;

@@ -1,9 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * Every statement a request sends to a tenant table names `owner_id` (docs/scaling.md): on
@@ -35,12 +34,8 @@ const classQuery = pg.Client.prototype.query as unknown as Query;
   return classQuery.call(this, config, ...rest);
 };
 
-let t: TestApp;
-let me: Tenant;
-let other: Tenant;
-
 /** The statements of one call, with the call's answer. */
-async function recorded(method: string, params: Record<string, unknown>, key = me.apiKey) {
+async function recorded(method: string, params: Record<string, unknown>, key = t.me.apiKey) {
   const statements: string[] = [];
   const res = await recording.run(statements, () => call(t.app, method, params, { key }));
   return { res, statements };
@@ -58,12 +53,7 @@ function namesOwner(sql: string): boolean {
   return /\bowner_id"?\s*=/i.test(sql) || /\binsert\s+into\s[^(]*\([^)]*\bowner_id\b/i.test(sql);
 }
 
-beforeAll(async () => {
-  t = await startTestApp();
-  me = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ tenants: ['me', 'other'] });
 
 describe('statements of requests on own data', () => {
   it('name owner_id whenever they touch a tenant table, for every method', async () => {
@@ -83,7 +73,7 @@ describe('statements of requests on own data', () => {
     const contact = await expectStatus(
       'createOrUpdateContact',
       {
-        bot_id: me.botId,
+        bot_id: t.me.botId,
         messenger: 'telegram',
         telegram_id: 1001,
         name: 'Ann',
@@ -94,13 +84,13 @@ describe('statements of requests on own data', () => {
     const contactId = contact.data.id as number;
     await expectStatus(
       'createOrUpdateContact',
-      { bot_id: me.botId, messenger: 'telegram', telegram_id: 1001, name: 'Ann B.' },
+      { bot_id: t.me.botId, messenger: 'telegram', telegram_id: 1001, name: 'Ann B.' },
       200,
     );
     await expectStatus(
       'createOrUpdateContacts',
       {
-        bot_id: me.botId,
+        bot_id: t.me.botId,
         contacts: [
           { messenger: 'telegram', telegram_id: 1002, name: 'Bob', variables: { a: '1' } },
           { messenger: 'vk', vk_user_id: 7, name: 'Cy' },
@@ -108,17 +98,17 @@ describe('statements of requests on own data', () => {
       },
       200,
     );
-    await expectStatus('getContacts', { bot_id: me.botId }, 200);
+    await expectStatus('getContacts', { bot_id: t.me.botId }, 200);
     await expectStatus('getContacts', {}, 200);
-    await expectStatus('getContacts', { bot_id: me.botId, page: 2, count: 1 }, 200);
-    await expectStatus('getNumberOfContacts', { bot_id: me.botId }, 200);
+    await expectStatus('getContacts', { bot_id: t.me.botId, page: 2, count: 1 }, 200);
+    await expectStatus('getNumberOfContacts', { bot_id: t.me.botId }, 200);
     await expectStatus('getNumberOfContacts', {}, 200);
 
     const list = await expectStatus(
       'createListSchema',
       {
         name: 'Orders',
-        project_uuid: me.projectUuid,
+        project_uuid: t.me.projectUuid,
         fields: [
           { slug: 'title', type: 'string', is_required: true },
           { slug: 'qty', type: 'number' },
@@ -149,7 +139,7 @@ describe('statements of requests on own data', () => {
       day: '2026-01-02',
       price: 1.5,
       who: contactId,
-      via: me.botId,
+      via: t.me.botId,
       secret: 's',
     });
     const item = await expectStatus('addListItem', { schema_id: schemaId, data: data(0) }, 201);
@@ -194,7 +184,7 @@ describe('statements of requests on own data', () => {
     await expectStatus('deleteListSchemaField', { schema_id: schemaId, slug: 'qty' }, 204);
     await expectStatus('getChanges', { limit: 1000 }, 200);
     await expectStatus('getChanges', { schema_id: schemaId }, 200);
-    await expectStatus('getChanges', { bot_id: me.botId }, 200);
+    await expectStatus('getChanges', { bot_id: t.me.botId }, 200);
     await expectStatus('getMe', {}, 200);
     await expectStatus('deleteListSchema', { schema_id: schemaId }, 204);
 
@@ -220,10 +210,10 @@ describe('another account’s rows (403 versus 404)', () => {
       'createListSchema',
       {
         name: 'Theirs',
-        project_uuid: other.projectUuid,
+        project_uuid: t.other.projectUuid,
         fields: [{ slug: 'a', name: 'A', type: 'string' }],
       },
-      { key: other.apiKey },
+      { key: t.other.apiKey },
     );
     expect(foreign.status).toBe(201);
     const { res, statements } = await recorded('getListSchema', {

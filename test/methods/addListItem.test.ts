@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { createBot, makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList, rawRecord, itemCount, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { seedContact } from '../helpers/contacts.js';
+import { createBot, makeInvitedProject } from '../helpers/factories.js';
+import { makeList, rawRecord, itemCount, type TestList } from '../helpers/lists.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
 let list: TestList;
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+const t = testAppForFile({ tenants: ['owner', 'stranger'] });
 beforeAll(async () => {
-  t = await startTestApp();
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [
+  list = await makeList(t.db, t.owner, [
     { slug: 'title', type: 'string', is_required: true },
     { slug: 'qty', type: 'number' },
     { slug: 'paid', type: 'bool' },
@@ -28,19 +24,18 @@ beforeAll(async () => {
     { slug: 'via', type: 'bot' },
   ]);
 });
-afterAll(() => t.close());
 
 const add = (
   params: Record<string, unknown>,
   via: (typeof TRANSPORTS)[number] = 'json',
-  key = owner.apiKey,
+  key = t.owner.apiKey,
 ) => call(t.app, 'addListItem', params, { key, via });
 
 describe('addListItem (addListItem)', () => {
   it.each(TRANSPORTS)(
     'stores every field type and answers 201 with the whole record via %s',
     async (via) => {
-      const contactId = await makeContact(t.db, owner);
+      const contactId = await seedContact(t.db, t.owner.botId);
       const res = await add(
         {
           schema_id: list.id,
@@ -54,7 +49,7 @@ describe('addListItem (addListItem)', () => {
             doc: { url: 'https://files.example/a/report%20final.pdf', storage: 'url' },
             photo: { url: 'https://img.example/p.png', name: 'Face', type: 'image' },
             who: String(contactId),
-            via: String(owner.botId),
+            via: String(t.owner.botId),
             unknown_key: 'ignored',
           },
         },
@@ -86,9 +81,9 @@ describe('addListItem (addListItem)', () => {
           url: 'https://img.example/p.png',
         }),
         who: contactId,
-        via: owner.botId,
+        via: t.owner.botId,
         contact_id: contactId,
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         created_at: expect.stringMatching(ISO),
         updated_at: expect.stringMatching(ISO),
       });
@@ -154,7 +149,7 @@ describe('addListItem (addListItem)', () => {
   );
 
   it('counts the record in the list counter in the same transaction', async () => {
-    const other = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const other = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     expect(await itemCount(t.db, other.id)).toBe(0);
     await add({ schema_id: other.id, data: { a: 'x' } });
     await add({ schema_id: other.id, data: { a: 'y' } });
@@ -175,7 +170,7 @@ describe('addListItem (addListItem)', () => {
   });
 
   it("answers 403 for another account's list", async () => {
-    const res = await add({ schema_id: list.id, data: { title: 'x' } }, 'json', stranger.apiKey);
+    const res = await add({ schema_id: list.id, data: { title: 'x' } }, 'json', t.stranger.apiKey);
     expect(res.status).toBe(403);
     expect(res.body.error).toBeDefined();
   });
@@ -187,16 +182,16 @@ describe('addListItem (addListItem)', () => {
     });
     expect(missing.status).toBe(422);
     expect(Object.keys(missing.body.errors).sort()).toEqual(['data.via', 'data.who']);
-    const foreignContact = await makeContact(t.db, stranger);
+    const foreignContact = await seedContact(t.db, t.stranger.botId);
     const res1 = await add({ schema_id: list.id, data: { title: 'x', who: foreignContact } });
     expect(res1.status).toBe(403);
-    const res2 = await add({ schema_id: list.id, data: { title: 'x', via: stranger.botId } });
+    const res2 = await add({ schema_id: list.id, data: { title: 'x', via: t.stranger.botId } });
     expect(res2.status).toBe(403);
   });
 
   it("links a record to a contact of any of the caller's bots", async () => {
-    const bot2 = await createBot(t.db, owner.projectUuid, 'Second');
-    const contact = await makeContact(t.db, owner, bot2.id);
+    const bot2 = await createBot(t.db, t.owner.projectUuid, 'Second');
+    const contact = await seedContact(t.db, bot2.id);
     const res = await add({ schema_id: list.id, data: { title: 'x', who: contact, via: bot2.id } });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ contact_id: contact, bot_id: bot2.id });
@@ -222,25 +217,25 @@ describe('addListItem (addListItem)', () => {
   });
 
   it('answers 403 to a team member for a list in a project they were only invited to (the API conventions)', async () => {
-    const shared = await makeInvitedProject(t.db, owner, stranger);
-    const sharedList = await makeList(t.db, { ...owner, projectUuid: shared.projectUuid }, [
+    const shared = await makeInvitedProject(t.db, t.owner, t.stranger);
+    const sharedList = await makeList(t.db, { ...t.owner, projectUuid: shared.projectUuid }, [
       { slug: 'a', type: 'string' },
     ]);
     expect(
-      (await add({ schema_id: sharedList.id, data: { a: 'x' } }, 'json', stranger.apiKey)).status,
+      (await add({ schema_id: sharedList.id, data: { a: 'x' } }, 'json', t.stranger.apiKey)).status,
     ).toBe(403);
     const page = await call(
       t.app,
       'getListItems',
       { schema_id: sharedList.id },
-      { key: stranger.apiKey },
+      { key: t.stranger.apiKey },
     );
     expect(page.status).toBe(403);
     expect((await add({ schema_id: sharedList.id, data: { a: 'x' } })).status).toBe(201);
   });
 
   it('keeps list field order in the record even for all-digit slugs (the list item shape)', async () => {
-    const digits = await makeList(t.db, owner, [
+    const digits = await makeList(t.db, t.owner, [
       { slug: 'z', type: 'string' },
       { slug: '10', type: 'number' },
       { slug: '2', type: 'bool' },

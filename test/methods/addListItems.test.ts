@@ -1,19 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { itemCount, makeContact, makeList, rawRecord, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { seedContact } from '../helpers/contacts.js';
+import { itemCount, makeList, rawRecord, type TestList } from '../helpers/lists.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 
 const FIELDS = [
   { slug: 'title', type: 'string', is_required: true },
@@ -21,16 +12,16 @@ const FIELDS = [
   { slug: 'who', type: 'contact' },
   { slug: 'secret', type: 'string', is_encryptable: true },
 ];
-const newList = (): Promise<TestList> => makeList(t.db, owner, FIELDS);
+const newList = (): Promise<TestList> => makeList(t.db, t.owner, FIELDS);
 
 const addMany = (
   params: Record<string, unknown>,
   via: (typeof TRANSPORTS)[number] = 'json',
-  key = owner.apiKey,
+  key = t.owner.apiKey,
 ) => call(t.app, 'addListItems', params, { key, via });
 
 const read = async (schemaId: string) =>
-  (await call(t.app, 'getListItems', { schema_id: schemaId, limit: 1000 }, { key: owner.apiKey }))
+  (await call(t.app, 'getListItems', { schema_id: schemaId, limit: 1000 }, { key: t.owner.apiKey }))
     .body;
 
 describe('addListItems', () => {
@@ -69,7 +60,7 @@ describe('addListItems', () => {
       t.app,
       'addListItem',
       { schema_id: list.id, data: { title: 'x', qty: 2 } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     const many = await addMany({ schema_id: list.id, items: [{ title: 'x', qty: 2 }] });
     const shape = (r: Record<string, unknown>) => ({
@@ -127,8 +118,8 @@ describe('addListItems', () => {
 
   it('checks contacts for the whole batch: another account’s contact is a 403 and nothing is written', async () => {
     const list = await newList();
-    const mine = await makeContact(t.db, owner);
-    const theirs = await makeContact(t.db, stranger);
+    const mine = await seedContact(t.db, t.owner.botId);
+    const theirs = await seedContact(t.db, t.stranger.botId);
     const res = await addMany({
       schema_id: list.id,
       items: [
@@ -174,7 +165,7 @@ describe('addListItems', () => {
       t.app,
       'getListItems',
       { schema_id: list.id, filters: { qty: '>=,990' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(filtered.body.meta.total).toBe(10);
   });
@@ -186,7 +177,7 @@ describe('addListItems', () => {
     });
     expect(missing.status).toBe(404);
     expect(Object.keys(missing.body.errors)).toEqual(['schema_id']);
-    const theirs = await makeList(t.db, stranger, FIELDS);
+    const theirs = await makeList(t.db, t.stranger, FIELDS);
     const denied = await addMany({ schema_id: theirs.id, items: [{ title: 'a' }] });
     expect(denied.status).toBe(403);
     expect(await itemCount(t.db, theirs.id)).toBe(0);

@@ -1,51 +1,26 @@
-import type { AddressInfo } from 'node:net';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listItems, listSchemas } from '../../src/infra/db/schema/index.js';
 import { MAX_FIELDS_PER_LIST } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { createListViaApi } from '../helpers/viaApi.js';
+import { makeInvitedProject } from '../helpers/factories.js';
+import { listFieldCalls } from '../helpers/listFieldCalls.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
 let now = new Date('2025-01-01T10:00:00.000Z');
-let baseUrl: string;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' }, clock: () => now });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  baseUrl = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+const t = testAppForFile({
+  env: MANY_CALLS,
+  clock: () => now,
+  tenants: ['owner', 'other'],
+  listen: true,
 });
-afterAll(() => t.close());
 
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Price', slug: 'price', type: 'money', currency: 'EUR' },
-];
-
-const createList = async (tenant = owner, projectUuid = tenant.projectUuid) =>
-  (await createListViaApi(t.app, tenant, FIELDS, { projectUuid })).id;
-
-async function storedFields(schemaId: string) {
-  const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, schemaId));
-  return row!.fields;
-}
-
-const add = (
-  schemaId: string,
-  field: Record<string, unknown>,
-  via: 'query' | 'json' | 'form' = 'json',
-  key = owner.apiKey,
-) => call(t.app, 'addListSchemaField', { schema_id: schemaId, field }, { key, via });
+const { createList, storedFields, add } = listFieldCalls(t);
 
 /** A real HTTP request to the listening server, so concurrent calls really overlap. */
-async function post(method: string, body: unknown, key = owner.apiKey) {
-  const res = await fetch(`${baseUrl}/api/v1/${method}`, {
+async function post(method: string, body: unknown, key = t.owner.apiKey) {
+  const res = await fetch(`${t.baseUrl}/api/v1/${method}`, {
     method: 'POST',
     headers: {
       accept: 'application/json',
@@ -67,7 +42,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
     expect(res.status).toBe(204);
     expect(res.raw.body).toBe('');
 
-    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
     expect(Object.keys(read.body.data.fields)).toEqual(['title', 'price', 'note']);
     expect(read.body.data.fields.note).toEqual({
       name: 'Note',
@@ -91,7 +66,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
       is_encryptable: 'true',
     };
     expect((await add(id, field, via)).status).toBe(204);
-    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
     expect(read.body.data.fields.f).toMatchObject({
       is_required: false,
       is_hidden: true,
@@ -102,7 +77,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
   it('keeps an all-digit slug at the end of the fields', async () => {
     const id = await createList();
     expect((await add(id, { name: 'Seven', slug: '7', type: 'number' })).status).toBe(204);
-    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
     const text = read.raw.body;
     expect(text.indexOf('"price":')).toBeLessThan(text.indexOf('"7":'));
     expect(text.indexOf('"title":')).toBeLessThan(text.indexOf('"price":'));
@@ -116,7 +91,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
     expect(
       (await add(id, { name: 'S', slug: 's', type: 'string', currency: 'bogus' })).status,
     ).toBe(204);
-    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
     expect(read.body.data.fields.yen.currency).toBe('JPY');
     expect(read.body.data.fields.s).not.toHaveProperty('currency');
   });
@@ -126,7 +101,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
     await t.db.insert(listItems).values({
       id: `${id}-r`,
       schemaId: id,
-      ownerId: owner.accountId,
+      ownerId: t.owner.accountId,
       data: { title: 'x' },
       t1: 'x',
     });
@@ -180,7 +155,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
       t.app,
       'addListSchemaField',
       { schema_id: id, field },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors).sort()).toEqual(keys);
@@ -200,7 +175,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
 
   it('answers 422 under field when no field is sent', async () => {
     const id = await createList();
-    const res = await call(t.app, 'addListSchemaField', { schema_id: id }, { key: owner.apiKey });
+    const res = await call(t.app, 'addListSchemaField', { schema_id: id }, { key: t.owner.apiKey });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['field']);
   });
@@ -210,7 +185,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
       t.app,
       'addListSchemaField',
       { field: { slug: 'a' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors).sort()).toEqual(['field.name', 'field.type', 'schema_id']);
@@ -220,16 +195,16 @@ describe('addListSchemaField (addListSchemaField)', () => {
     const field = { name: 'N', slug: 'n', type: 'string' };
     expect((await add('missing', field)).status).toBe(404);
     const deleted = await createList();
-    await call(t.app, 'deleteListSchema', { schema_id: deleted }, { key: owner.apiKey });
+    await call(t.app, 'deleteListSchema', { schema_id: deleted }, { key: t.owner.apiKey });
     const gone = await add(deleted, field);
     expect(gone.status).toBe(404);
     expect(gone.body.errors.schema_id).toHaveLength(1);
 
-    const foreign = await add(await createList(other), field);
+    const foreign = await add(await createList(t.other), field);
     expect(foreign.status).toBe(403);
     expect(foreign.body).toEqual({ message: expect.any(String), error: expect.any(String) });
-    const shared = await makeInvitedProject(t.db, other, owner);
-    expect((await add(await createList(other, shared.projectUuid), field)).status).toBe(403);
+    const shared = await makeInvitedProject(t.db, t.other, t.owner);
+    expect((await add(await createList(t.other, shared.projectUuid), field)).status).toBe(403);
   });
 
   it('lets exactly one of 20 concurrent adds of one slug succeed; the rest get 422 field.slug', async () => {

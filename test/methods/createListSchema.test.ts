@@ -1,26 +1,11 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { listSchemas, projects } from '../../src/infra/db/schema/index.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import {
-  createBot,
-  createProject,
-  makeInvitedProject,
-  makeTenant,
-  type Tenant,
-} from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { createBot, createProject, makeInvitedProject, makeTenant } from '../helpers/factories.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'] });
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const FIELDS = [
@@ -32,7 +17,7 @@ const FIELDS = [
 const create = (
   params: Record<string, unknown>,
   via: 'query' | 'json' | 'form' = 'json',
-  key = owner.apiKey,
+  key = t.owner.apiKey,
 ) => call(t.app, 'createListSchema', params, { key, via });
 
 describe('createListSchema succeeds (createListSchema, the list schema shape, the field shape)', () => {
@@ -40,7 +25,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
     'creates a list in a project with every default applied via %s',
     async (via) => {
       const res = await create(
-        { name: 'Orders', project_uuid: owner.projectUuid, fields: FIELDS },
+        { name: 'Orders', project_uuid: t.owner.projectUuid, fields: FIELDS },
         via,
       );
       expect(res.status).toBe(201);
@@ -73,7 +58,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
           },
           name: 'Orders',
           bot_id: null,
-          project: owner.projectUuid,
+          project: t.owner.projectUuid,
           is_menu: false,
           created_at: expect.stringMatching(ISO),
           updated_at: expect.stringMatching(ISO),
@@ -83,40 +68,40 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
   );
 
   it('puts the list in the bot’s project and marks it created in the bot (createListSchema)', async () => {
-    const res = await create({ name: 'Bot list', bot_id: owner.botId, fields: FIELDS });
+    const res = await create({ name: 'Bot list', bot_id: t.owner.botId, fields: FIELDS });
     expect(res.status).toBe(201);
-    expect(res.body.data.bot_id).toBe(owner.botId);
-    expect(res.body.data.project).toBe(owner.projectUuid);
+    expect(res.body.data.bot_id).toBe(t.owner.botId);
+    expect(res.body.data.project).toBe(t.owner.projectUuid);
   });
 
   it.each(TRANSPORTS)(
     'uses bot_id when project_uuid is also sent, even an invalid one, via %s',
     async (via) => {
       const res = await create(
-        { name: 'Both', bot_id: String(owner.botId), project_uuid: 'not-a-uuid', fields: FIELDS },
+        { name: 'Both', bot_id: String(t.owner.botId), project_uuid: 'not-a-uuid', fields: FIELDS },
         via,
       );
       expect(res.status).toBe(201);
-      expect(res.body.data).toMatchObject({ bot_id: owner.botId, project: owner.projectUuid });
+      expect(res.body.data).toMatchObject({ bot_id: t.owner.botId, project: t.owner.projectUuid });
     },
   );
 
   it('uses bot_id over another of the caller’s projects sent as project_uuid', async () => {
-    const project = await createProject(t.db, owner.accountId, 'Second');
+    const project = await createProject(t.db, t.owner.accountId, 'Second');
     const res = await create({
       name: 'X',
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       project_uuid: project.uuid,
       fields: FIELDS,
     });
-    expect(res.body.data.project).toBe(owner.projectUuid);
+    expect(res.body.data.project).toBe(t.owner.projectUuid);
   });
 
   it('keeps fields in the order sent, all-digit slugs included (createListSchema)', async () => {
     const slugs = ['10', 'b', '2', 'a', '1'];
     const res = await create({
       name: 'Ordered',
-      project_uuid: owner.projectUuid,
+      project_uuid: t.owner.projectUuid,
       fields: slugs.map((slug) => ({ name: `F${slug}`, slug, type: 'string' })),
     });
     expect(res.status).toBe(201);
@@ -129,7 +114,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
       t.app,
       'getListSchema',
       { schema_id: res.body.data.id },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     const again = slugs.map((s) => read.raw.body.indexOf(`"${s}":{"name":"F${s}"`));
     expect([...again].sort((x, y) => x - y)).toEqual(again);
@@ -147,7 +132,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
   ])('accepts %j as the boolean %s (createListSchema booleans)', async (text, value) => {
     const res = await create({
       name: 'Flags',
-      project_uuid: owner.projectUuid,
+      project_uuid: t.owner.projectUuid,
       is_menu: text,
       fields: [
         {
@@ -173,7 +158,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
     const res = await create(
       {
         name: 'Flags',
-        project_uuid: owner.projectUuid,
+        project_uuid: t.owner.projectUuid,
         is_menu: '1',
         fields: [{ name: 'A', slug: 'a', type: 'string', is_required: '0', is_hidden: 'true' }],
       },
@@ -187,7 +172,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
   it('stores the currency of money fields and ignores one sent with another type', async () => {
     const res = await create({
       name: 'Money',
-      project_uuid: owner.projectUuid,
+      project_uuid: t.owner.projectUuid,
       fields: [
         { name: 'Euro', slug: 'eur', type: 'money', currency: 'EUR' },
         { name: 'Text', slug: 'text', type: 'string', currency: 'nonsense' },
@@ -199,17 +184,17 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
   });
 
   it('never shows the internal storage slot, and stores one per indexable field', async () => {
-    const res = await create({ name: 'Slots', project_uuid: owner.projectUuid, fields: FIELDS });
+    const res = await create({ name: 'Slots', project_uuid: t.owner.projectUuid, fields: FIELDS });
     expect(JSON.stringify(res.body)).not.toContain('slot');
     const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, res.body.data.id));
     expect(row!.fields.map((f) => f.slot)).toEqual(['t1', 'n1', 'n2']);
-    expect(row!.ownerId).toBe(owner.accountId);
+    expect(row!.ownerId).toBe(t.owner.accountId);
   });
 
   it('accepts 30 fields and names of 255 characters (the limits)', async () => {
     const res = await create({
       name: 'n'.repeat(255),
-      project_uuid: owner.projectUuid,
+      project_uuid: t.owner.projectUuid,
       fields: Array.from({ length: 30 }, (_, i) => ({
         name: 'x'.repeat(255),
         slug: `${'s'.repeat(250)}_${String(i).padStart(3, '0')}`,
@@ -234,7 +219,7 @@ describe('createListSchema succeeds (createListSchema, the list schema shape, th
 });
 
 describe('createListSchema refuses (createListSchema, the error rules)', () => {
-  const base = () => ({ name: 'L', project_uuid: owner.projectUuid, fields: FIELDS });
+  const base = () => ({ name: 'L', project_uuid: t.owner.projectUuid, fields: FIELDS });
 
   it.each(TRANSPORTS)(
     'asks for bot_id and project_uuid when neither is sent via %s',
@@ -412,19 +397,19 @@ describe('createListSchema refuses (createListSchema, the error rules)', () => {
   });
 
   it('answers 403 with message and error for another account’s project', async () => {
-    const res = await create({ ...base(), project_uuid: other.projectUuid });
+    const res = await create({ ...base(), project_uuid: t.other.projectUuid });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
   });
 
   it('answers 403 for another account’s bot', async () => {
-    const res = await create({ name: 'L', bot_id: other.botId, fields: FIELDS });
+    const res = await create({ name: 'L', bot_id: t.other.botId, fields: FIELDS });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
   });
 
   it('answers 403 for a project and a bot the caller is only a team member of (the API conventions)', async () => {
-    const shared = await makeInvitedProject(t.db, other, owner);
+    const shared = await makeInvitedProject(t.db, t.other, t.owner);
     const byProject = await create({ ...base(), project_uuid: shared.projectUuid });
     const byBot = await create({ name: 'L', bot_id: shared.botId, fields: FIELDS });
     expect(byProject.status).toBe(403);

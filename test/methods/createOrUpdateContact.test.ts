@@ -1,29 +1,20 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { scalar, seedContact, subscriberCount } from '../helpers/contacts.js';
-import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { makeInvitedProject, type Tenant } from '../helpers/factories.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
 let uniqueId = 7_000_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
 const nextTelegramId = () => uniqueId++;
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
-beforeAll(async () => {
-  // many calls per test file: the rate limit (the limits) is tested elsewhere
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'] });
 
 const upsert = (params: Record<string, unknown>, via: (typeof TRANSPORTS)[number] = 'json') =>
-  call(t.app, 'createOrUpdateContact', params, { key: owner.apiKey, via });
+  call(t.app, 'createOrUpdateContact', params, { key: t.owner.apiKey, via });
 
 describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
   it.each(TRANSPORTS)(
@@ -32,7 +23,7 @@ describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
       const telegramId = nextTelegramId();
       const res = await upsert(
         {
-          bot_id: owner.botId,
+          bot_id: t.owner.botId,
           messenger: 'telegram',
           telegram_id: telegramId,
           name: 'Ada Lovelace',
@@ -65,7 +56,7 @@ describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
       ]);
       expect(res.body.data).toEqual({
         id: expect.any(Number),
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         phone: '79991234567',
         email: 'ada@example.test',
         name: 'Ada Lovelace',
@@ -85,15 +76,15 @@ describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
   );
 
   it('raises the bot subscriber count by one and records "Created from API" as first message', async () => {
-    const before = await subscriberCount(t.db, owner.botId);
+    const before = await subscriberCount(t.db, t.owner.botId);
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: nextTelegramId(),
       name: 'New',
     });
     expect(res.status).toBe(201);
-    expect(await subscriberCount(t.db, owner.botId)).toBe(before + 1);
+    expect(await subscriberCount(t.db, t.owner.botId)).toBe(before + 1);
     const [row] = await queryRows<{ first_message: string }>(
       t.db,
       sql`SELECT first_message FROM contacts WHERE id = ${res.body.data.id}`,
@@ -111,7 +102,7 @@ describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
     'creates a %s contact by %o and shows only that messenger’s keys (the contact shape)',
     async (messenger, idParams, expected) => {
       const res = await upsert({
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         messenger,
         name: 'M',
         max_username: 'maxi',
@@ -136,15 +127,15 @@ describe('createOrUpdateContact creates (createOrUpdateContact)', () => {
 
   it('keeps contacts apart per bot and per messenger for the same numeric ID', async () => {
     const id = nextTelegramId();
-    const second = await createBotFor(owner);
+    const second = await createBotFor(t.owner);
     const a = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: id,
       name: 'A',
     });
     const b = await upsert({ bot_id: second, messenger: 'telegram', telegram_id: id, name: 'B' });
-    const c = await upsert({ bot_id: owner.botId, messenger: 'vk', vk_id: id, name: 'C' });
+    const c = await upsert({ bot_id: t.owner.botId, messenger: 'vk', vk_id: id, name: 'C' });
     expect([a.status, b.status, c.status]).toEqual([201, 201, 201]);
     expect(new Set([a.body.data.id, b.body.data.id, c.body.data.id]).size).toBe(3);
   });
@@ -156,7 +147,7 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
     async (via) => {
       const telegramId = nextTelegramId();
       const first = await upsert({
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         messenger: 'telegram',
         telegram_id: telegramId,
         name: 'Before',
@@ -166,10 +157,10 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
         address: 'Old street',
         tags: ['keep'],
       });
-      const before = await subscriberCount(t.db, owner.botId);
+      const before = await subscriberCount(t.db, t.owner.botId);
       const res = await upsert(
         {
-          bot_id: owner.botId,
+          bot_id: t.owner.botId,
           messenger: 'telegram',
           telegram_id: telegramId,
           name: 'After',
@@ -190,21 +181,21 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
         address: 'Old street',
         tags: ['keep'],
       });
-      expect(await subscriberCount(t.db, owner.botId)).toBe(before);
+      expect(await subscriberCount(t.db, t.owner.botId)).toBe(before);
     },
   );
 
   it('treats phone null as not passed (createOrUpdateContact)', async () => {
     const telegramId = nextTelegramId();
     await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: telegramId,
       name: 'P',
       phone: '+222222222',
     });
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: telegramId,
       name: 'P',
@@ -216,7 +207,12 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
 
   it('replaces tags when passed and clears them with [] (JSON) or empty text (form, query)', async () => {
     const telegramId = nextTelegramId();
-    const base = { bot_id: owner.botId, messenger: 'telegram', telegram_id: telegramId, name: 'T' };
+    const base = {
+      bot_id: t.owner.botId,
+      messenger: 'telegram',
+      telegram_id: telegramId,
+      name: 'T',
+    };
     await upsert({ ...base, tags: ['a', 'b'] });
     expect((await upsert({ ...base, tags: ['c', 'c', ' d '] })).body.data.tags).toEqual(['c', 'd']);
     expect((await upsert(base)).body.data.tags).toEqual(['c', 'd']);
@@ -229,7 +225,7 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
 
   it('leaves variables untouched and shows utm_* variables in utm', async () => {
     const telegramId = nextTelegramId();
-    await seedContact(t.db, owner.botId, {
+    await seedContact(t.db, t.owner.botId, {
       telegram_id: telegramId,
       variables: [
         { name: 'utm_source', value: 'ads' },
@@ -237,7 +233,7 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
       ],
     });
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: telegramId,
       name: 'V',
@@ -267,8 +263,13 @@ describe('createOrUpdateContact updates (createOrUpdateContact)', () => {
   });
 
   it('finds the MAX contact by max_user_id when it was created with max_id', async () => {
-    const a = await upsert({ bot_id: owner.botId, messenger: 'max', max_id: 9901, name: 'X' });
-    const b = await upsert({ bot_id: owner.botId, messenger: 'max', max_user_id: 9901, name: 'Y' });
+    const a = await upsert({ bot_id: t.owner.botId, messenger: 'max', max_id: 9901, name: 'X' });
+    const b = await upsert({
+      bot_id: t.owner.botId,
+      messenger: 'max',
+      max_user_id: 9901,
+      name: 'Y',
+    });
     expect([a.status, b.status]).toEqual([201, 200]);
     expect(b.body.data).toMatchObject({ id: a.body.data.id, name: 'Y' });
   });
@@ -279,7 +280,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
     'answers 404 with errors.bot_id for another account’s bot via %s',
     async (via) => {
       const res = await upsert(
-        { bot_id: other.botId, messenger: 'telegram', telegram_id: nextTelegramId(), name: 'X' },
+        { bot_id: t.other.botId, messenger: 'telegram', telegram_id: nextTelegramId(), name: 'X' },
         via,
       );
       expect(res.status).toBe(404);
@@ -291,7 +292,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
   );
 
   it('answers 404 for a bot that does not exist and for a bot reached only as a team member', async () => {
-    const invited = await makeInvitedProject(t.db, other, owner);
+    const invited = await makeInvitedProject(t.db, t.other, t.owner);
     for (const botId of [invited.botId, 987654321]) {
       const res = await upsert({
         bot_id: botId,
@@ -314,7 +315,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
     ['viber', 'viber_id'],
   ])('answers 422 under %s’s ID key when it is missing', async (messenger, key) => {
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger,
       name: 'X',
       telegram_id: messenger === 'telegram' ? undefined : 5,
@@ -331,7 +332,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
     ['+7 999 123 45 67', 'spaces'],
   ])('answers 422 under phone for %s (%s)', async (phone) => {
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: nextTelegramId(),
       name: 'X',
@@ -345,7 +346,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
     'accepts the phone %s at the length limits',
     async (phone) => {
       const res = await upsert({
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         messenger: 'telegram',
         telegram_id: nextTelegramId(),
         name: 'X',
@@ -358,7 +359,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
 
   it('lists every failing field in one 422 (the error rules)', async () => {
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       phone: 'nope',
       email: 'not-an-email',
@@ -392,7 +393,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
     [{ tags: ['a\u0000b'] }, 'tags.0'],
   ])('answers 422 for %o under %s', async (override, key) => {
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: nextTelegramId(),
       name: 'X',
@@ -405,7 +406,7 @@ describe('createOrUpdateContact refuses (createOrUpdateContact, the error rules)
   it('writes nothing when validation fails', async () => {
     const telegramId = nextTelegramId();
     await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: telegramId,
       name: 'X',
@@ -426,7 +427,7 @@ async function createBotFor(tenant: Tenant): Promise<number> {
 describe('createOrUpdateContact: a blank name', () => {
   it.each(['', '   ', null])('is refused as blank (%j), not as "not a string"', async (name) => {
     const res = await upsert({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       messenger: 'telegram',
       telegram_id: nextTelegramId(),
       name,
@@ -442,7 +443,7 @@ describe('createOrUpdateContact: one tag without brackets', () => {
   it.each(['query', 'form'] as const)('reads tags=vip via %s as the one tag "vip"', async (via) => {
     const res = await upsert(
       {
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         messenger: 'telegram',
         telegram_id: nextTelegramId(),
         name: 'T',

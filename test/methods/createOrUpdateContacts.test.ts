@@ -1,23 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
 let nextId = 500_000_000;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 
-const upsertMany = (params: Record<string, unknown>, key = owner.apiKey) =>
+const upsertMany = (params: Record<string, unknown>, key = t.owner.apiKey) =>
   call(t.app, 'createOrUpdateContacts', params, { key });
 const count = async (botId: number) =>
   (
@@ -33,12 +24,12 @@ describe('createOrUpdateContacts', () => {
     await call(
       t.app,
       'createOrUpdateContact',
-      { bot_id: owner.botId, messenger: 'telegram', telegram_id: id, name: 'Old' },
-      { key: owner.apiKey },
+      { bot_id: t.owner.botId, messenger: 'telegram', telegram_id: id, name: 'Old' },
+      { key: t.owner.apiKey },
     );
-    const before = await count(owner.botId);
+    const before = await count(t.owner.botId);
     const res = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [
         { messenger: 'telegram', telegram_id: id, name: 'New' },
         { messenger: 'vk', vk_id: nextId++, name: 'Vk', tags: ['a'] },
@@ -53,13 +44,13 @@ describe('createOrUpdateContacts', () => {
     ]);
     expect(res.body.data[0].data.name).toBe('New');
     expect(res.body.data[1].data).toMatchObject({ messenger: 'vk', tags: ['a'] });
-    expect(await count(owner.botId)).toBe(before + 1);
+    expect(await count(t.owner.botId)).toBe(before + 1);
   });
 
   it('writes nothing when one contact fails, naming it under contacts.<index>', async () => {
-    const before = await count(owner.botId);
+    const before = await count(t.owner.botId);
     const res = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [
         { messenger: 'telegram', telegram_id: nextId++, name: 'Ok' },
         { messenger: 'telegram', name: 'No id' },
@@ -67,13 +58,13 @@ describe('createOrUpdateContacts', () => {
     });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['contacts.1.telegram_id']);
-    expect(await count(owner.botId)).toBe(before);
+    expect(await count(t.owner.botId)).toBe(before);
   });
 
   it('with atomic=false keeps the valid contacts', async () => {
-    const before = await count(owner.botId);
+    const before = await count(t.owner.botId);
     const res = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       atomic: false,
       contacts: [
         { messenger: 'web', name: 'Web' },
@@ -82,20 +73,20 @@ describe('createOrUpdateContacts', () => {
     });
     expect(res.body.data.map((o: { status: number }) => o.status)).toEqual([422, 201]);
     expect(Object.keys(res.body.data[0].errors)).toEqual(['contacts.0.messenger']);
-    expect(await count(owner.botId)).toBe(before + 1);
+    expect(await count(t.owner.botId)).toBe(before + 1);
   });
 
   it('answers 404 (bot_id) for another account’s bot and 422 beyond 500 contacts', async () => {
     const foreign = await upsertMany(
       {
-        bot_id: owner.botId,
+        bot_id: t.owner.botId,
         contacts: [{ messenger: 'telegram', telegram_id: nextId++, name: 'x' }],
       },
-      stranger.apiKey,
+      t.stranger.apiKey,
     );
     expect([foreign.status, Object.keys(foreign.body.errors)]).toEqual([404, ['bot_id']]);
     const many = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: Array.from({ length: 501 }, () => ({
         messenger: 'telegram',
         telegram_id: 1,
@@ -120,20 +111,20 @@ describe('createOrUpdateContacts answers as createOrUpdateContact does', () => {
     const one = await call(
       t.app,
       'createOrUpdateContact',
-      { bot_id: owner.botId, telegram_id: single, ...fields },
-      { key: owner.apiKey },
+      { bot_id: t.owner.botId, telegram_id: single, ...fields },
+      { key: t.owner.apiKey },
     );
     const [subscribersBefore] = await queryRows<{ n: number }>(
       t.db,
-      sql`select subscriber_count::int as n from bots where id = ${owner.botId}`,
+      sql`select subscriber_count::int as n from bots where id = ${t.owner.botId}`,
     );
     const many = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [{ telegram_id: batched, ...fields }],
     });
     const [subscribersAfter] = await queryRows<{ n: number }>(
       t.db,
-      sql`select subscriber_count::int as n from bots where id = ${owner.botId}`,
+      sql`select subscriber_count::int as n from bots where id = ${t.owner.botId}`,
     );
     const strip = (c: Record<string, unknown>) => ({
       ...c,
@@ -148,7 +139,7 @@ describe('createOrUpdateContacts answers as createOrUpdateContact does', () => {
   it('updates with the single method’s rules: name always, the rest only when sent, tags replaced when sent', async () => {
     const id = nextId++;
     await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [
         {
           messenger: 'telegram',
@@ -160,7 +151,7 @@ describe('createOrUpdateContacts answers as createOrUpdateContact does', () => {
       ],
     });
     const res = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [{ messenger: 'telegram', telegram_id: id, name: 'B' }],
     });
     expect(res.body.data[0]).toMatchObject({
@@ -168,7 +159,7 @@ describe('createOrUpdateContacts answers as createOrUpdateContact does', () => {
       data: { name: 'B', email: 'a@example.test', tags: ['old'] },
     });
     const again = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [{ messenger: 'telegram', telegram_id: id, name: 'C', tags: [] }],
     });
     expect(again.body.data[0].data).toMatchObject({ name: 'C', tags: [] });
@@ -177,7 +168,7 @@ describe('createOrUpdateContacts answers as createOrUpdateContact does', () => {
   it('takes one messenger ID twice in a batch in turn: created, then updated', async () => {
     const id = nextId++;
     const res = await upsertMany({
-      bot_id: owner.botId,
+      bot_id: t.owner.botId,
       contacts: [
         { messenger: 'telegram', telegram_id: id, name: 'First' },
         { messenger: 'telegram', telegram_id: id, name: 'Second' },

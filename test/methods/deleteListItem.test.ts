@@ -1,42 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import {
-  itemCount,
-  makeList,
-  markListDeleted,
-  rawRecord,
-  type TestList,
-} from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { addItemViaApi } from '../helpers/viaApi.js';
+import { describe, expect, it } from 'vitest';
+import { call, TRANSPORTS } from '../helpers/call.js';
+import { itemCount, makeList, markListDeleted, rawRecord } from '../helpers/lists.js';
+import { recordWritesForFile } from '../helpers/recordWrites.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
-let list: TestList;
 const now = new Date('2024-06-01T12:00:00.000Z');
 
-beforeAll(async () => {
-  t = await startTestApp({ clock: () => now });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [
-    { slug: 'title', type: 'string', is_required: true },
-    { slug: 'qty', type: 'number', is_required: true },
-    { slug: 'note', type: 'string' },
-    { slug: 'who', type: 'contact' },
-  ]);
-});
-afterAll(() => t.close());
-
-const addOne = (data: Record<string, unknown> = { title: 'a', qty: 1 }, target = list) =>
-  addItemViaApi(t.app, owner, target.id, data);
-
-const update = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
-  call(t.app, 'updateListItem', params, { key, via });
-const remove = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
-  call(t.app, 'deleteListItem', params, { key, via });
+const t = testAppForFile({ clock: () => now, tenants: ['owner', 'stranger'] });
+const { addOne, update, remove } = recordWritesForFile(t);
 
 describe('deleteListItem (deleteListItem)', () => {
   it.each(TRANSPORTS)(
@@ -54,37 +25,42 @@ describe('deleteListItem (deleteListItem)', () => {
   );
 
   it('keeps the list counter in step with deletes', async () => {
-    const own = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const own = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const a = await addOne({ a: '1' }, own);
     await addOne({ a: '2' }, own);
     expect(await itemCount(t.db, own.id)).toBe(2);
     await remove({ item_id: a.id });
     await remove({ item_id: a.id });
     expect(await itemCount(t.db, own.id)).toBe(1);
-    const page = await call(t.app, 'getListItems', { schema_id: own.id }, { key: owner.apiKey });
+    const page = await call(t.app, 'getListItems', { schema_id: own.id }, { key: t.owner.apiKey });
     expect(page.body.meta.total).toBe(1);
   });
 
   it("answers 403 for another account's record and leaves it in place", async () => {
     const item = await addOne();
-    expect((await remove({ item_id: item.id }, 'json', stranger.apiKey)).status).toBe(403);
+    expect((await remove({ item_id: item.id }, 'json', t.stranger.apiKey)).status).toBe(403);
     expect(await rawRecord(t.db, item.id)).toBeDefined();
   });
 
   it('answers 404 for records of a deleted list on update, delete and getListItems (deleteListSchema)', async () => {
-    const doomed = await makeList(t.db, owner, [{ slug: 'a', type: 'string' }]);
+    const doomed = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const item = await addOne({ a: 'x' }, doomed);
     await markListDeleted(t.db, doomed.id);
     expect((await update({ item_id: item.id, data: { a: 'y' } })).status).toBe(404);
     expect((await remove({ item_id: item.id })).status).toBe(404);
-    const page = await call(t.app, 'getListItems', { schema_id: doomed.id }, { key: owner.apiKey });
+    const page = await call(
+      t.app,
+      'getListItems',
+      { schema_id: doomed.id },
+      { key: t.owner.apiKey },
+    );
     expect(page.status).toBe(404);
     expect(page.body.errors).toHaveProperty('schema_id');
     const add = await call(
       t.app,
       'addListItem',
       { schema_id: doomed.id, data: { a: 'z' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(add.status).toBe(404);
   });

@@ -1,24 +1,14 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { itemCount, makeList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { addItemViaApi } from '../helpers/viaApi.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-});
-afterAll(() => t.close());
-
-const remove = (params: Record<string, unknown>, key = owner.apiKey) =>
+const remove = (params: Record<string, unknown>, key = t.owner.apiKey) =>
   call(t.app, 'deleteListItems', params, { key });
 
 /** The ids of the list's `list_item.deleted` events. */
@@ -38,10 +28,10 @@ const version = async (listId: string) =>
   )[0]!.version;
 
 async function listOf(n: number) {
-  const list = await makeList(t.db, owner, [{ slug: 'title', type: 'string' }]);
+  const list = await makeList(t.db, t.owner, [{ slug: 'title', type: 'string' }]);
   const ids: string[] = [];
   for (let i = 0; i < n; i++)
-    ids.push((await addItemViaApi(t.app, owner, list.id, { title: `t${i}` })).id);
+    ids.push((await addItemViaApi(t.app, t.owner, list.id, { title: `t${i}` })).id);
   return { list, ids };
 }
 
@@ -51,7 +41,7 @@ describe('deleteListItems', () => {
     const res = await remove({ schema_id: list.id, item_ids: [ids[0], ids[2]] });
     expect([res.status, res.body]).toEqual([204, '']);
     expect(await itemCount(t.db, list.id)).toBe(2);
-    const page = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    const page = await call(t.app, 'getListItems', { schema_id: list.id }, { key: t.owner.apiKey });
     expect(page.body.meta.total).toBe(2);
   });
 
@@ -109,7 +99,9 @@ describe('deleteListItems', () => {
 
   it('answers 403 for another account’s list and 422 for more than 1000 ids', async () => {
     const { list, ids } = await listOf(1);
-    expect((await remove({ schema_id: list.id, item_ids: ids }, stranger.apiKey)).status).toBe(403);
+    expect((await remove({ schema_id: list.id, item_ids: ids }, t.stranger.apiKey)).status).toBe(
+      403,
+    );
     const many = await remove({
       schema_id: list.id,
       item_ids: Array.from({ length: 1001 }, () => ids[0]),
@@ -128,7 +120,7 @@ describe('deleteListItems: one id alone', () => {
         t.app,
         'deleteListItems',
         { schema_id: list.id, item_ids: ids[0] },
-        { key: owner.apiKey, via },
+        { key: t.owner.apiKey, via },
       );
       expect(res.status).toBe(204);
       expect(await itemCount(t.db, list.id)).toBe(1);

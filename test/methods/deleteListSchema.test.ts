@@ -1,5 +1,5 @@
 import { count, eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Database } from '../../src/infra/db/client.js';
 import {
   listFieldErasures,
@@ -10,20 +10,11 @@ import {
 import { reclaimDeletedLists } from '../../src/lists/schemas/reclaim.js';
 import { startMaintenanceLoop } from '../../src/maintenanceLoop.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { makeInvitedProject, type Tenant } from '../helpers/factories.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'] });
 
 const FIELDS = [{ name: 'Title', slug: 'title', type: 'string' }];
 
@@ -52,40 +43,40 @@ async function listCount(projectUuid: string): Promise<number> {
   return p!.listCount;
 }
 
-const del = (schemaId: string, key = owner.apiKey, via: 'query' | 'json' | 'form' = 'json') =>
+const del = (schemaId: string, key = t.owner.apiKey, via: 'query' | 'json' | 'form' = 'json') =>
   call(t.app, 'deleteListSchema', { schema_id: schemaId }, { key, via });
 
 describe('deleteListSchema (deleteListSchema)', () => {
   it.each(TRANSPORTS)('answers 204 with no body and the list is gone via %s', async (via) => {
-    const id = await createList(owner);
-    const before = await listCount(owner.projectUuid);
-    const res = await del(id, owner.apiKey, via);
+    const id = await createList(t.owner);
+    const before = await listCount(t.owner.projectUuid);
+    const res = await del(id, t.owner.apiKey, via);
     expect(res.status).toBe(204);
     expect(res.raw.body).toBe('');
     expect(
-      (await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey })).status,
+      (await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey })).status,
     ).toBe(404);
-    const all = await call(t.app, 'getListSchemas', {}, { key: owner.apiKey });
+    const all = await call(t.app, 'getListSchemas', {}, { key: t.owner.apiKey });
     expect(all.body.data.map((l: { id: string }) => l.id)).not.toContain(id);
-    expect(await listCount(owner.projectUuid)).toBe(before - 1);
+    expect(await listCount(t.owner.projectUuid)).toBe(before - 1);
   });
 
   it('answers 404 with errors.schema_id to a second delete, and counts the list once', async () => {
-    const id = await createList(owner);
-    const before = await listCount(owner.projectUuid);
+    const id = await createList(t.owner);
+    const before = await listCount(t.owner.projectUuid);
     expect((await del(id)).status).toBe(204);
     const again = await del(id);
     expect(again.status).toBe(404);
     expect(again.body.errors.schema_id).toEqual([expect.any(String)]);
-    expect(await listCount(owner.projectUuid)).toBe(before - 1);
+    expect(await listCount(t.owner.projectUuid)).toBe(before - 1);
   });
 
   it('lets exactly one of several concurrent deletes of a list succeed', async () => {
-    const id = await createList(owner);
-    const before = await listCount(owner.projectUuid);
+    const id = await createList(t.owner);
+    const before = await listCount(t.owner.projectUuid);
     const results = await Promise.all(Array.from({ length: 8 }, () => del(id)));
     expect(results.map((r) => r.status).sort()).toEqual([204, 404, 404, 404, 404, 404, 404, 404]);
-    expect(await listCount(owner.projectUuid)).toBe(before - 1);
+    expect(await listCount(t.owner.projectUuid)).toBe(before - 1);
   });
 
   it('answers 404 for a list that never existed', async () => {
@@ -93,41 +84,41 @@ describe('deleteListSchema (deleteListSchema)', () => {
   });
 
   it('answers 403 for another account’s list and leaves it in place', async () => {
-    const id = await createList(other);
+    const id = await createList(t.other);
     const res = await del(id);
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: expect.any(String), error: expect.any(String) });
     expect(
-      (await call(t.app, 'getListSchema', { schema_id: id }, { key: other.apiKey })).status,
+      (await call(t.app, 'getListSchema', { schema_id: id }, { key: t.other.apiKey })).status,
     ).toBe(200);
   });
 
   it('answers 403 for a list in a project the caller is only a team member of (the API conventions)', async () => {
-    const shared = await makeInvitedProject(t.db, other, owner);
-    const id = await createList(other, shared.projectUuid);
+    const shared = await makeInvitedProject(t.db, t.other, t.owner);
+    const id = await createList(t.other, shared.projectUuid);
     expect((await del(id)).status).toBe(403);
   });
 
   it('answers 422 under schema_id when it is missing', async () => {
-    const res = await call(t.app, 'deleteListSchema', {}, { key: owner.apiKey });
+    const res = await call(t.app, 'deleteListSchema', {}, { key: t.owner.apiKey });
     expect(res.status).toBe(422);
     expect(Object.keys(res.body.errors)).toEqual(['schema_id']);
   });
 
   it('makes the list’s records unreachable at once, before any reclaim (the list states, 4.4)', async () => {
-    const id = await createList(owner);
+    const id = await createList(t.owner);
     const added = await call(
       t.app,
       'addListItem',
       { schema_id: id, data: { title: 'kept?' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(added.status).toBe(201);
     const itemId = added.body.data.id;
     expect((await del(id)).status).toBe(204);
     expect(await itemCount(id)).toBe(1);
 
-    const key = { key: owner.apiKey };
+    const key = { key: t.owner.apiKey };
     expect((await call(t.app, 'getListItems', { schema_id: id }, key)).status).toBe(404);
     const update = await call(
       t.app,
@@ -143,7 +134,7 @@ describe('deleteListSchema (deleteListSchema)', () => {
   });
 
   it('leaves a big list’s records to the background job instead of deleting them in the request', async () => {
-    const id = await createList(owner);
+    const id = await createList(t.owner);
     await insertItems(t.db, id, 20_000);
     expect((await del(id)).status).toBe(204);
     // The answer did not wait for 20,000 deletes; the records are unreachable through the list.
@@ -157,8 +148,8 @@ describe('deleteListSchema (deleteListSchema)', () => {
 
 describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/reclaim.ts)', () => {
   it('deletes the records of deleted lists in batches and touches live lists not at all', async () => {
-    const gone = await createList(owner);
-    const kept = await createList(owner);
+    const gone = await createList(t.owner);
+    const kept = await createList(t.owner);
     await insertItems(t.db, gone, 12_345);
     await insertItems(t.db, kept, 100);
     await del(gone);
@@ -170,7 +161,7 @@ describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/r
   });
 
   it('is idempotent: a second run finds nothing to do', async () => {
-    const gone = await createList(owner);
+    const gone = await createList(t.owner);
     await insertItems(t.db, gone, 300);
     await del(gone);
     expect((await reclaimDeletedLists(t.db, { batchSize: 100 })).items).toBe(300);
@@ -181,7 +172,7 @@ describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/r
   });
 
   it('stops between batches when asked and finishes on the next run', async () => {
-    const gone = await createList(owner);
+    const gone = await createList(t.owner);
     await insertItems(t.db, gone, 1000);
     await reclaimDeletedLists(t.db, { graceSeconds: 0 }); // no other deleted list left to visit
     await del(gone);
@@ -201,11 +192,11 @@ describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/r
   });
 
   it('keeps the deleted list’s row during the grace period and removes it, with its erasures, after', async () => {
-    const gone = await createList(owner);
+    const gone = await createList(t.owner);
     await insertItems(t.db, gone, 10);
     await t.db
       .insert(listFieldErasures)
-      .values({ schemaId: gone, slug: 'old', slot: 't2', ownerId: owner.accountId });
+      .values({ schemaId: gone, slug: 'old', slot: 't2', ownerId: t.owner.accountId });
     await del(gone);
 
     await reclaimDeletedLists(t.db);
@@ -220,17 +211,17 @@ describe('reclaiming deleted lists’ records (deleteListSchema, lists/schemas/r
   });
 
   it('never removes a live list or its records', async () => {
-    const live = await createList(owner);
+    const live = await createList(t.owner);
     await insertItems(t.db, live, 50);
     await reclaimDeletedLists(t.db, { graceSeconds: 0 });
     expect(await itemCount(live)).toBe(50);
     expect(
-      (await call(t.app, 'getListSchema', { schema_id: live }, { key: owner.apiKey })).status,
+      (await call(t.app, 'getListSchema', { schema_id: live }, { key: t.owner.apiKey })).status,
     ).toBe(200);
   });
 
   it('runs in the background loop the server starts, and stops cleanly', async () => {
-    const gone = await createList(owner);
+    const gone = await createList(t.owner);
     await insertItems(t.db, gone, 2000);
     await del(gone);
     const loop = startMaintenanceLoop(

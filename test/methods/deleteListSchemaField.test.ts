@@ -1,8 +1,8 @@
 import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
-import { listFieldErasures, listItems, listSchemas } from '../../src/infra/db/schema/index.js';
+import { listFieldErasures, listItems } from '../../src/infra/db/schema/index.js';
 import {
   eraseFieldValues,
   eraseNowOrLater,
@@ -10,41 +10,15 @@ import {
 } from '../../src/lists/schemas/fieldErasure.js';
 import { removeField } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { createListViaApi } from '../helpers/viaApi.js';
+import { makeInvitedProject } from '../helpers/factories.js';
+import { listFieldCalls } from '../helpers/listFieldCalls.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
 let now = new Date('2025-01-01T10:00:00.000Z');
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' }, clock: () => now });
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, clock: () => now, tenants: ['owner', 'other'] });
 
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Price', slug: 'price', type: 'money', currency: 'EUR' },
-];
-
-const createList = async (tenant = owner, projectUuid = tenant.projectUuid) =>
-  (await createListViaApi(t.app, tenant, FIELDS, { projectUuid })).id;
-
-async function storedFields(schemaId: string) {
-  const [row] = await t.db.select().from(listSchemas).where(eq(listSchemas.id, schemaId));
-  return row!.fields;
-}
-
-const add = (
-  schemaId: string,
-  field: Record<string, unknown>,
-  via: 'query' | 'json' | 'form' = 'json',
-  key = owner.apiKey,
-) => call(t.app, 'addListSchemaField', { schema_id: schemaId, field }, { key, via });
+const { createList, storedFields, add } = listFieldCalls(t);
 
 async function countWith(schemaId: string, slug: string): Promise<number> {
   const [row] = await queryRows<{ n: number }>(
@@ -60,7 +34,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
     schemaId: string,
     slug: unknown,
     via: 'query' | 'json' | 'form' = 'json',
-    key = owner.apiKey,
+    key = t.owner.apiKey,
   ) => call(t.app, 'deleteListSchemaField', { schema_id: schemaId, slug }, { key, via });
 
   it.each(TRANSPORTS)(
@@ -73,17 +47,17 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
         {
           id: `${id}-1`,
           schemaId: id,
-          ownerId: owner.accountId,
+          ownerId: t.owner.accountId,
           data: { title: 'a', price: 1.5, note: 'n' },
           t1: 'a',
           n1: '1.5',
           t2: 'n',
         },
-        { id: `${id}-2`, schemaId: id, ownerId: owner.accountId, data: { title: 'b' }, t1: 'b' },
+        { id: `${id}-2`, schemaId: id, ownerId: t.owner.accountId, data: { title: 'b' }, t1: 'b' },
         {
           id: `${otherList}-1`,
           schemaId: otherList,
-          ownerId: owner.accountId,
+          ownerId: t.owner.accountId,
           data: { title: 'c', price: 2 },
           t1: 'c',
           n1: '2',
@@ -94,7 +68,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
       expect(res.status).toBe(204);
       expect(res.raw.body).toBe('');
 
-      const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+      const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
       expect(Object.keys(read.body.data.fields)).toEqual(['title', 'note']);
       expect(read.body.data.updated_at).toBe('2025-03-03T00:00:00.000Z');
 
@@ -121,7 +95,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
     const id = await createList();
     await t.db.execute(sql`
       insert into list_items (id, schema_id, owner_id, data, t1, n1)
-      select ${id} || '-' || g, ${id}, ${owner.accountId}, jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
+      select ${id} || '-' || g, ${id}, ${t.owner.accountId}, jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
       from generate_series(1, 12001) g`);
     expect((await del(id, 'price')).status).toBe(204);
     const [left] = await queryRows<{ n: number }>(
@@ -143,7 +117,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
     await t.db.insert(listItems).values({
       id: `${id}-1`,
       schemaId: id,
-      ownerId: owner.accountId,
+      ownerId: t.owner.accountId,
       data: { title: 'old' },
       t1: 'old',
     });
@@ -166,7 +140,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
     expect((await del(id, '42', 'query')).status).toBe(204);
     expect((await del(id, 'title')).status).toBe(204);
     expect((await del(id, 'price')).status).toBe(204);
-    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
     expect(read.body.data.fields).toEqual({});
   });
 
@@ -183,7 +157,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
       t.app,
       'deleteListSchemaField',
       { schema_id: id },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(Object.keys(missing.body.errors)).toEqual(['slug']);
     expect((await del(id, 'title')).status).toBe(204);
@@ -195,15 +169,15 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
   it('answers 404 for an unknown or deleted list, 403 for another account’s or a team project’s', async () => {
     expect((await del('missing', 'title')).status).toBe(404);
     const deleted = await createList();
-    await call(t.app, 'deleteListSchema', { schema_id: deleted }, { key: owner.apiKey });
+    await call(t.app, 'deleteListSchema', { schema_id: deleted }, { key: t.owner.apiKey });
     expect((await del(deleted, 'title')).status).toBe(404);
-    const foreignId = await createList(other);
+    const foreignId = await createList(t.other);
     const foreign = await del(foreignId, 'title');
     expect(foreign.status).toBe(403);
     expect(foreign.body).toEqual({ message: expect.any(String), error: expect.any(String) });
     expect((await storedFields(foreignId)).map((f) => f.slug)).toEqual(['title', 'price']);
-    const shared = await makeInvitedProject(t.db, other, owner);
-    expect((await del(await createList(other, shared.projectUuid), 'title')).status).toBe(403);
+    const shared = await makeInvitedProject(t.db, t.other, t.owner);
+    expect((await del(await createList(t.other, shared.projectUuid), 'title')).status).toBe(403);
   });
 });
 
@@ -212,14 +186,14 @@ describe('erasing a deleted field’s values when the request is cut short (dele
     const id = await createList();
     await t.db.execute(sql`
       insert into list_items (id, schema_id, owner_id, data, t1, n1)
-      select ${id} || '-' || lpad(g::text, 4, '0'), ${id}, ${owner.accountId},
+      select ${id} || '-' || lpad(g::text, 4, '0'), ${id}, ${t.owner.accountId},
              jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
       from generate_series(1, 450) g`);
 
     // The request's first step only, as if the process died right after it.
-    const removed = await removeField(t.db, owner.accountId, id, 'title', now);
+    const removed = await removeField(t.db, t.owner.accountId, id, 'title', now);
     expect(removed.removed?.slot).toBe('t1');
-    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: owner.apiKey });
+    const read = await call(t.app, 'getListSchema', { schema_id: id }, { key: t.owner.apiKey });
     expect(Object.keys(read.body.data.fields)).toEqual(['price']);
 
     // Until the old values are gone, the slug cannot come back and the slot is not reused.
@@ -238,7 +212,7 @@ describe('erasing a deleted field’s values when the request is cut short (dele
     } as AbortSignal;
     const done = await eraseFieldValues(
       t.db,
-      { ownerId: owner.accountId, schemaId: id, slug: 'title', slot: 't1' },
+      { ownerId: t.owner.accountId, schemaId: id, slug: 'title', slot: 't1' },
       { batchSize: 100, signal },
     );
     expect(done).toBe(false);
@@ -271,9 +245,9 @@ describe('erasing a deleted field’s values when the request is cut short (dele
     const id = await createList();
     await t.db.execute(sql`
       insert into list_items (id, schema_id, owner_id, data, t1)
-      select ${id} || '-' || g, ${id}, ${owner.accountId}, jsonb_build_object('title', 't' || g), 't' || g
+      select ${id} || '-' || g, ${id}, ${t.owner.accountId}, jsonb_build_object('title', 't' || g), 't' || g
       from generate_series(1, 300) g`);
-    await removeField(t.db, owner.accountId, id, 'title', now);
+    await removeField(t.db, t.owner.accountId, id, 'title', now);
     // Another session holds the rows, so the background erase waits on them and the count
     // below sees exactly what was erased before the answer: nothing, as the request's time
     // is already up (an erase in the answer's path would wait here for good instead).
@@ -284,7 +258,7 @@ describe('erasing a deleted field’s values when the request is cut short (dele
       await holder.query('select id from list_items where schema_id = $1 for update', [id]);
       const { finished, rest } = await eraseNowOrLater(
         t.db,
-        { ownerId: owner.accountId, schemaId: id, slug: 'title', slot: 't1' },
+        { ownerId: t.owner.accountId, schemaId: id, slug: 'title', slot: 't1' },
         AbortSignal.abort(),
         { error: () => undefined },
       );
@@ -306,11 +280,11 @@ describe('erasing a deleted field’s values when the request is cut short (dele
     await t.db.insert(listItems).values({
       id: `${id}-1`,
       schemaId: id,
-      ownerId: owner.accountId,
+      ownerId: t.owner.accountId,
       data: { title: 'x' },
       t1: 'x',
     });
-    await removeField(t.db, owner.accountId, id, 'title', now);
+    await removeField(t.db, t.owner.accountId, id, 'title', now);
     expect(await resumeStaleErasures(t.db, { staleAfterSeconds: 3600 })).toBe(0);
     expect(await countWith(id, 'title')).toBe(1);
   });

@@ -1,20 +1,16 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { purgeOldChanges } from '../../src/changes/changePurge.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { addItem } from '../../src/lists/items/addItem.js';
-import { purgeOldChanges } from '../../src/changes/changePurge.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
-let t: TestApp;
 let telegramId = 8_000_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS });
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Change = Record<string, any>;

@@ -1,22 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
-import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { seedContact } from '../helpers/contacts.js';
+import { createBot } from '../helpers/factories.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
 let list: TestList;
 const ids: Record<string, string> = {};
 let tick = Date.parse('2024-01-01T00:00:00Z');
 
+// each record gets its own created_at, one second apart, in insertion order
+const t = testAppForFile({ clock: () => new Date((tick += 1000)), tenants: ['owner', 'stranger'] });
 beforeAll(async () => {
-  // each record gets its own created_at, one second apart, in insertion order
-  t = await startTestApp({ clock: () => new Date((tick += 1000)) });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [
+  list = await makeList(t.db, t.owner, [
     { slug: 'name', type: 'string' },
     { slug: 'n', type: 'number' },
     { slug: 'price', type: 'money' },
@@ -36,14 +32,13 @@ beforeAll(async () => {
       t.app,
       'addListItem',
       { schema_id: list.id, data },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     ids[key] = res.body.data.id;
   }
 });
-afterAll(() => t.close());
 
-const get = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
+const get = (params: Record<string, unknown>, via: Transport = 'json', key = t.owner.apiKey) =>
   call(t.app, 'getListItems', { schema_id: list.id, ...params }, { key, via });
 
 const keysOf = (body: { data: { id: string }[] }) => {
@@ -210,7 +205,7 @@ describe('getListItems filters through every transport (getListItems)', () => {
     const res = await t.app.inject({
       method: 'GET',
       url: `/api/v1/getListItems?schema_id=${list.id}&filters%5Bname%5D=like%2C%25`,
-      headers: { accept: 'application/json', authorization: `Bearer ${owner.apiKey}` },
+      headers: { accept: 'application/json', authorization: `Bearer ${t.owner.apiKey}` },
     });
     expect(res.json().meta.total).toBe(4);
   });
@@ -220,17 +215,17 @@ describe('getListItems contact_id / bot_id (getListItems)', () => {
   it.each(TRANSPORTS)(
     'matches records linked through any contact or bot field via %s',
     async (via) => {
-      const linked = await makeList(t.db, owner, [
+      const linked = await makeList(t.db, t.owner, [
         { slug: 'buyer', type: 'contact' },
         { slug: 'seller', type: 'contact' },
         { slug: 'origin', type: 'bot' },
         { slug: 'secret_contact', type: 'contact', is_encryptable: true },
       ]);
-      const c1 = await makeContact(t.db, owner);
-      const c2 = await makeContact(t.db, owner);
-      const bot2 = await createBot(t.db, owner.projectUuid, 'B2');
+      const c1 = await seedContact(t.db, t.owner.botId);
+      const c2 = await seedContact(t.db, t.owner.botId);
+      const bot2 = await createBot(t.db, t.owner.projectUuid, 'B2');
       const add = async (data: Record<string, unknown>) =>
-        (await call(t.app, 'addListItem', { schema_id: linked.id, data }, { key: owner.apiKey }))
+        (await call(t.app, 'addListItem', { schema_id: linked.id, data }, { key: t.owner.apiKey }))
           .body.data.id as string;
       const x = await add({ buyer: c1, seller: c2 });
       const y = await add({ seller: c1, origin: bot2.id });
@@ -239,7 +234,7 @@ describe('getListItems contact_id / bot_id (getListItems)', () => {
         t.app,
         'getListItems',
         { schema_id: linked.id, contact_id: String(c1), order_by: 'created_at' },
-        { key: owner.apiKey, via },
+        { key: t.owner.apiKey, via },
       );
       expect(byContact.body.data.map((r: { id: string }) => r.id)).toEqual([x, y]);
       expect(byContact.body.meta.total).toBe(2);
@@ -249,7 +244,7 @@ describe('getListItems contact_id / bot_id (getListItems)', () => {
         t.app,
         'getListItems',
         { schema_id: linked.id, bot_id: bot2.id },
-        { key: owner.apiKey, via },
+        { key: t.owner.apiKey, via },
       );
       expect(byBot.body.data.map((r: { id: string }) => r.id)).toEqual([y]);
     },
@@ -269,17 +264,22 @@ describe('getListItems contact_id / bot_id (getListItems)', () => {
 
 describe('getListItems access (getListItems errors)', () => {
   it('answers 404 with errors.schema_id for an unknown list', async () => {
-    const res = await call(t.app, 'getListItems', { schema_id: 'missing' }, { key: owner.apiKey });
+    const res = await call(
+      t.app,
+      'getListItems',
+      { schema_id: 'missing' },
+      { key: t.owner.apiKey },
+    );
     expect(res.status).toBe(404);
     expect(res.body.errors.schema_id).toHaveLength(1);
   });
 
   it("answers 403 for another account's list", async () => {
-    expect((await get({}, 'json', stranger.apiKey)).status).toBe(403);
+    expect((await get({}, 'json', t.stranger.apiKey)).status).toBe(403);
   });
 
   it('answers 422 when schema_id is missing', async () => {
-    const res = await call(t.app, 'getListItems', {}, { key: owner.apiKey });
+    const res = await call(t.app, 'getListItems', {}, { key: t.owner.apiKey });
     expect(res.status).toBe(422);
     expect(res.body.errors).toHaveProperty('schema_id');
   });
@@ -289,14 +289,14 @@ describe('getListItems access (getListItems errors)', () => {
       t.app,
       'getListItems',
       { schema_id: 'a\u0000b' },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(nulList.status).toBe(404);
     const nulItem = await call(
       t.app,
       'updateListItem',
       { item_id: 'a\u0000b', data: { name: 'x' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(nulItem.status).toBe(404);
     const nulValue = await get({ filters: { name: 'like,%\u0000%' } });

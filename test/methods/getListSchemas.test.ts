@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { listSchemas } from '../../src/infra/db/schema/index.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import {
@@ -8,25 +8,13 @@ import {
   makeTenant,
   type Tenant,
 } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { createListViaApi } from '../helpers/viaApi.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { createListViaApi, TITLE_AND_SUM_FIELDS } from '../helpers/viaApi.js';
 
-let t: TestApp;
-let other: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  other = await makeTenant(t.db);
-});
-afterAll(() => t.close());
-
-const FIELDS = [
-  { name: 'Title', slug: 'title', type: 'string' },
-  { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
-];
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['other'] });
 
 const createList = (tenant: Tenant, name = 'List', projectUuid = tenant.projectUuid) =>
-  createListViaApi(t.app, tenant, FIELDS, { name, projectUuid });
+  createListViaApi(t.app, tenant, TITLE_AND_SUM_FIELDS, { name, projectUuid });
 
 describe('getListSchemas (getListSchemas, the paging envelope)', () => {
   let reader: Tenant;
@@ -65,9 +53,9 @@ describe('getListSchemas (getListSchemas, the paging envelope)', () => {
       id: 'deleted-one',
       deletedAt: new Date(),
     });
-    await createList(other);
-    const shared = await makeInvitedProject(t.db, other, reader);
-    await createList(other, 'Shared', shared.projectUuid);
+    await createList(t.other);
+    const shared = await makeInvitedProject(t.db, t.other, reader);
+    await createList(t.other, 'Shared', shared.projectUuid);
   });
 
   it.each(TRANSPORTS)('returns the first 50 lists with the paging envelope via %s', async (via) => {

@@ -1,34 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList, rawRecord, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { addItemViaApi } from '../helpers/viaApi.js';
+import { describe, expect, it } from 'vitest';
+import { TRANSPORTS } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
+import { rawRecord } from '../helpers/lists.js';
+import { recordWritesForFile } from '../helpers/recordWrites.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
-let list: TestList;
 let now = new Date('2024-06-01T12:00:00.000Z');
 
-beforeAll(async () => {
-  t = await startTestApp({ clock: () => now });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-  list = await makeList(t.db, owner, [
-    { slug: 'title', type: 'string', is_required: true },
-    { slug: 'qty', type: 'number', is_required: true },
-    { slug: 'note', type: 'string' },
-    { slug: 'who', type: 'contact' },
-  ]);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ clock: () => now, tenants: ['owner', 'stranger'] });
+const { addOne, update } = recordWritesForFile(t);
 
-const addOne = (data: Record<string, unknown> = { title: 'a', qty: 1 }, target = list) =>
-  addItemViaApi(t.app, owner, target.id, data);
-
-const update = (params: Record<string, unknown>, via: Transport = 'json', key = owner.apiKey) =>
-  call(t.app, 'updateListItem', params, { key, via });
 describe('updateListItem (updateListItem)', () => {
   it.each(TRANSPORTS)(
     'changes only the sent fields and answers 200 with the whole record via %s',
@@ -76,9 +57,9 @@ describe('updateListItem (updateListItem)', () => {
   it('checks contact values on update like on add (422 missing, 403 foreign)', async () => {
     const item = await addOne();
     expect((await update({ item_id: item.id, data: { who: 987654321 } })).status).toBe(422);
-    const foreign = await makeContact(t.db, stranger);
+    const foreign = await seedContact(t.db, t.stranger.botId);
     expect((await update({ item_id: item.id, data: { who: foreign } })).status).toBe(403);
-    const mine = await makeContact(t.db, owner);
+    const mine = await seedContact(t.db, t.owner.botId);
     const ok = await update({ item_id: item.id, data: { who: mine } });
     expect(ok.body.data).toMatchObject({ who: mine, contact_id: mine });
   });
@@ -95,7 +76,7 @@ describe('updateListItem (updateListItem)', () => {
 
   it("answers 403 for another account's record", async () => {
     const item = await addOne();
-    const res = await update({ item_id: item.id, data: { title: 'x' } }, 'json', stranger.apiKey);
+    const res = await update({ item_id: item.id, data: { title: 'x' } }, 'json', t.stranger.apiKey);
     expect(res.status).toBe(403);
   });
 

@@ -1,28 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList, type TestList } from '../helpers/lists.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { seedContact } from '../helpers/contacts.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { addItemViaApi } from '../helpers/viaApi.js';
 
-let t: TestApp;
-let owner: Tenant;
-let stranger: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '100000' } });
-  owner = await makeTenant(t.db);
-  stranger = await makeTenant(t.db);
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'stranger'] });
 
 const FIELDS = [
   { slug: 'title', type: 'string', is_required: true },
   { slug: 'qty', type: 'number' },
 ];
-const update = (params: Record<string, unknown>, key = owner.apiKey) =>
+const update = (params: Record<string, unknown>, key = t.owner.apiKey) =>
   call(t.app, 'updateListItems', params, { key });
 const titles = async (list: TestList) =>
   (
@@ -30,7 +21,7 @@ const titles = async (list: TestList) =>
       t.app,
       'getListItems',
       { schema_id: list.id, order_by: 'created_at,asc' },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     )
   ).body.data.map((r: { title: string; qty: number | null }) => [r.title, r.qty]);
 
@@ -42,10 +33,10 @@ const UNTOUCHED = [
 ];
 
 async function listOfThree() {
-  const list = await makeList(t.db, owner, FIELDS);
+  const list = await makeList(t.db, t.owner, FIELDS);
   const ids: string[] = [];
   for (const title of ['a', 'b', 'c'])
-    ids.push((await addItemViaApi(t.app, owner, list.id, { title })).id);
+    ids.push((await addItemViaApi(t.app, t.owner, list.id, { title })).id);
   return { list, ids };
 }
 
@@ -128,7 +119,7 @@ describe('updateListItems', () => {
       t.app,
       'getListItems',
       { schema_id: list.id, filters: { title: 'C' } },
-      { key: owner.apiKey },
+      { key: t.owner.apiKey },
     );
     expect(filtered.body.data.map((r: { id: string }) => r.id)).toEqual([ids[2]]);
   });
@@ -178,7 +169,7 @@ describe('updateListItems', () => {
     const { list, ids } = await listOfThree();
     const denied = await update(
       { schema_id: list.id, items: [{ item_id: ids[0], data: { title: 'x' } }] },
-      stranger.apiKey,
+      t.stranger.apiKey,
     );
     expect(denied.status).toBe(403);
     const empty = await update({ schema_id: list.id, items: [] });
@@ -190,11 +181,11 @@ describe('updateListItems', () => {
 
 describe('updateListItems: contact values of the whole batch', () => {
   it('names a missing contact under items.<index> and changes nothing; another account’s is a 403', async () => {
-    const list = await makeList(t.db, owner, [...FIELDS, { slug: 'who', type: 'contact' }]);
-    const first = (await addItemViaApi(t.app, owner, list.id, { title: 'a' })).id;
-    const second = (await addItemViaApi(t.app, owner, list.id, { title: 'b' })).id;
-    const mine = await makeContact(t.db, owner);
-    const theirs = await makeContact(t.db, stranger);
+    const list = await makeList(t.db, t.owner, [...FIELDS, { slug: 'who', type: 'contact' }]);
+    const first = (await addItemViaApi(t.app, t.owner, list.id, { title: 'a' })).id;
+    const second = (await addItemViaApi(t.app, t.owner, list.id, { title: 'b' })).id;
+    const mine = await seedContact(t.db, t.owner.botId);
+    const theirs = await seedContact(t.db, t.stranger.botId);
     const missing = await update({
       schema_id: list.id,
       items: [
@@ -211,7 +202,7 @@ describe('updateListItems: contact values of the whole batch', () => {
       items: [{ item_id: first, data: { who: theirs } }],
     });
     expect(foreign.status).toBe(403);
-    const page = await call(t.app, 'getListItems', { schema_id: list.id }, { key: owner.apiKey });
+    const page = await call(t.app, 'getListItems', { schema_id: list.id }, { key: t.owner.apiKey });
     expect(page.body.data.map((r: { contact_id?: number }) => r.contact_id ?? null)).toEqual([
       null,
       null,

@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { upsertContact } from '../../src/contacts/upsertRepository.js';
 import { listsOnTransaction } from '../../src/lists/context.js';
 import { addItem } from '../../src/lists/items/addItem.js';
 import { updateItem } from '../../src/lists/items/updateItem.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -74,13 +74,9 @@ const scenario = fc.array(fc.array(op, { minLength: 2, maxLength: 6 }), {
   maxLength: WRITERS,
 });
 
-let t: TestApp;
 let telegramBase = 9_000_000_000 + Math.floor(Math.random() * 1_000_000) * 100;
 
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
-});
-afterAll(() => t.close());
+const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
 
 class RollBack extends Error {}
 

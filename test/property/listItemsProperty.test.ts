@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
 import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList } from '../helpers/lists.js';
+import { makeList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { fieldsArb, queryArb, recordsArb, type GenField, type Ids } from './arbitraries.js';
 import { evaluate, type RefQuery, type RefRecord } from './reference.js';
@@ -34,9 +35,9 @@ beforeAll(async () => {
   const bot2 = await createBot(t.db, owner.projectUuid, 'Second');
   ids = {
     contacts: [
-      await makeContact(t.db, owner),
-      await makeContact(t.db, owner),
-      await makeContact(t.db, owner, bot2.id),
+      await seedContact(t.db, owner.botId),
+      await seedContact(t.db, owner.botId),
+      await seedContact(t.db, bot2.id),
     ],
     bots: [owner.botId, bot2.id],
   };

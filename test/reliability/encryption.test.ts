@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFieldCipher, DecryptionError } from '../../src/lists/encryption/cipher.js';
 import { FIELD_TYPES } from '../../src/lists/field-types/fieldTypeRegistry.js';
 import { call } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
@@ -100,7 +100,7 @@ describe('every field type, encrypted, through the API (is_encryptable)', () => 
   beforeAll(async () => {
     t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
     tenant = await makeTenant(t.db);
-    contactId = await makeContact(t.db, tenant);
+    contactId = await seedContact(t.db, tenant.botId);
     const fields = (encrypted: boolean) =>
       FIELD_TYPES.map((type) => ({
         name: type,

@@ -1,14 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, type DatabaseHandle } from '../../src/infra/db/client.js';
-import { ensureBuilt } from '../helpers/processes.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgresCluster.js';
+import { ensureBuilt, timedCall } from '../helpers/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
-import {
-  startFleet,
-  startPostgresCluster,
-  timedCall,
-  type Fleet,
-  type PostgresCluster,
-} from '../helpers/server.js';
+import { startFleet, type Fleet } from '../helpers/serverFleet.js';
 import {
   acknowledged,
   makeLoadAccounts,

@@ -1,9 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * SQL and JSON-path payloads in filters, order_by, slugs, ids and values
@@ -38,9 +37,6 @@ const PAYLOADS = [
   "current_setting('server_version')",
 ];
 
-let t: TestApp;
-let owner: Tenant;
-let other: Tenant;
 let listId: string;
 let ownIds: string[];
 let otherList: string;
@@ -65,17 +61,18 @@ async function snapshot() {
   return row;
 }
 
+const t = testAppForFile({
+  env: { RATE_LIMIT_PER_MINUTE: '1000000' },
+  tenants: ['owner', 'other'],
+});
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
   await t.db.execute(sql`CREATE TABLE canary (v text)`);
   await t.db.execute(sql`INSERT INTO canary VALUES ('alive'), ('still alive')`);
-  owner = await makeTenant(t.db);
-  other = await makeTenant(t.db);
-  const key = { key: owner.apiKey };
+  const key = { key: t.owner.apiKey };
   const list = await call(
     t.app,
     'createListSchema',
-    { name: 'L', project_uuid: owner.projectUuid, fields: FIELDS },
+    { name: 'L', project_uuid: t.owner.projectUuid, fields: FIELDS },
     key,
   );
   listId = list.body.data.id;
@@ -92,18 +89,17 @@ beforeAll(async () => {
   const foreign = await call(
     t.app,
     'createListSchema',
-    { name: 'Other', project_uuid: other.projectUuid, fields: FIELDS },
-    { key: other.apiKey },
+    { name: 'Other', project_uuid: t.other.projectUuid, fields: FIELDS },
+    { key: t.other.apiKey },
   );
   otherList = foreign.body.data.id;
   await call(
     t.app,
     'addListItem',
     { schema_id: otherList, data: { title: 'other secret row' } },
-    { key: other.apiKey },
+    { key: t.other.apiKey },
   );
 });
-afterAll(() => t?.close());
 
 /** A 4xx, or a 200 whose records are some of the caller's own (never another list's). */
 function confined(res: Awaited<ReturnType<typeof call>>) {
@@ -146,7 +142,7 @@ describe('payloads in getListItems filters and order_by (getListItems)', () => {
             t.app,
             'getListItems',
             { schema_id: listId, ...params },
-            { key: owner.apiKey, via },
+            { key: t.owner.apiKey, via },
           );
           confined(res);
           if (res.status >= 400 || res.body.data.length === 0) emptyOrRefused++;
@@ -164,7 +160,7 @@ describe('payloads in getListItems filters and order_by (getListItems)', () => {
 describe('payloads as ids and slugs (getListSchema–4.10)', () => {
   it('answers 404 or 422 to a payload in schema_id, item_id, slug and bot_id, and changes nothing', async () => {
     const before = await snapshot();
-    const key = { key: owner.apiKey };
+    const key = { key: t.owner.apiKey };
     for (const p of PAYLOADS) {
       const answers = [
         await call(t.app, 'getListSchema', { schema_id: p }, key),
@@ -204,7 +200,7 @@ describe('payloads as ids and slugs (getListSchema–4.10)', () => {
 
 describe('payloads as values (addListItem, updateListItem, createOrUpdateContact)', () => {
   it('stores every payload verbatim and returns it unchanged, encrypted or not', async () => {
-    const key = { key: owner.apiKey };
+    const key = { key: t.owner.apiKey };
     for (const p of PAYLOADS) {
       const added = await call(
         t.app,
@@ -234,7 +230,7 @@ describe('payloads as values (addListItem, updateListItem, createOrUpdateContact
         t.app,
         'createOrUpdateContact',
         {
-          bot_id: owner.botId,
+          bot_id: t.owner.botId,
           messenger: 'viber',
           viber_id: p,
           name: p,
@@ -255,7 +251,7 @@ describe('payloads as values (addListItem, updateListItem, createOrUpdateContact
       t.app,
       'getListItems',
       { schema_id: otherList },
-      { key: other.apiKey },
+      { key: t.other.apiKey },
     );
     expect(theirs.body.data.map((r: { title: string }) => r.title)).toEqual(['other secret row']);
   });

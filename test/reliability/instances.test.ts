@@ -4,8 +4,8 @@ import { queryRows } from '../../src/infra/db/client.js';
 import { projects } from '../../src/infra/db/schema/index.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { ensureBuilt } from '../helpers/processes.js';
-import { startFleet, timedCall, type Fleet, type Timed } from '../helpers/server.js';
+import { ensureBuilt, timedCall, type Timed } from '../helpers/processes.js';
+import { startFleet, type Fleet } from '../helpers/serverFleet.js';
 
 /**
  * Concurrency and the rate limit with two real server processes on one Postgres database and one

@@ -1,28 +1,23 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STRING_CHARS } from '../../src/lists/field-types/string.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * Resource limits. The body, qs and like limits have their own tests
  * (test/integration/errors.test.ts, test/methods/getListItems.test.ts) and the failed-key brake too
  * (authFailures.test.ts); here: the longest stored string, and full pages of wide records.
  */
-let t: TestApp;
-let tenant: Tenant;
-
-beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' } });
-  tenant = await makeTenant(t.db);
+const t = testAppForFile({
+  env: { RATE_LIMIT_PER_MINUTE: '1000000', LOG_LEVEL: 'warn' },
+  tenants: ['tenant'],
 });
-afterAll(() => t?.close());
 
 async function as(method: string, params: Record<string, unknown>, via = TRANSPORTS[1]!) {
-  return call(t.app, method, params, { key: tenant.apiKey, via });
+  return call(t.app, method, params, { key: t.tenant.apiKey, via });
 }
 
 describe(`longest stored string: ${MAX_STRING_CHARS} characters (docs/reliability.md)`, () => {
@@ -30,7 +25,7 @@ describe(`longest stored string: ${MAX_STRING_CHARS} characters (docs/reliabilit
   beforeAll(async () => {
     const res = await as('createListSchema', {
       name: 'Strings',
-      project_uuid: tenant.projectUuid,
+      project_uuid: t.tenant.projectUuid,
       fields: [
         { name: 'Plain', slug: 'plain', type: 'string', is_required: false },
         {
@@ -106,7 +101,7 @@ describe('limit=1000 pages of 30-field records (getListItems, the limits)', () =
     }));
     const list = await as('createListSchema', {
       name: 'Wide',
-      project_uuid: tenant.projectUuid,
+      project_uuid: t.tenant.projectUuid,
       fields,
     });
     expect(list.status).toBe(201);

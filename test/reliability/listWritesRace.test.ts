@@ -2,8 +2,8 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call, type CallResult } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * Every kind of record write at once on one list — batches and single records, adds,
@@ -14,25 +14,21 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * changed and deleted as the answers said; reads during the storm leave no total behind that
  * differs from a count after it. The calls alternate between two instances on one database.
  */
-let t: TestApp;
 /** a second instance on the same database: each remembers answers of its own */
 let t2: TestApp;
-let owner: Tenant;
 
+const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, tenants: ['owner'] });
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
   t2 = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, database: t.database });
-  owner = await makeTenant(t.db);
 });
 afterAll(async () => {
   await t2?.close();
-  await t?.close();
 });
 
 let calls = 0;
 /** Calls the two instances in turn. */
 const api = (method: string, params: Record<string, unknown>) =>
-  call(calls++ % 2 === 0 ? t.app : t2.app, method, params, { key: owner.apiKey });
+  call(calls++ % 2 === 0 ? t.app : t2.app, method, params, { key: t.owner.apiKey });
 
 const SECONDS = 4;
 const WORKERS = 8;
@@ -57,7 +53,7 @@ const filterOf = (k: number) => ({
 describe('record writes of every kind at once, with fields changing', () => {
   it('keeps the counter, the slots and the change feed exact, and never answers 500', async () => {
     const created = await api('createListSchema', {
-      project_uuid: owner.projectUuid,
+      project_uuid: t.owner.projectUuid,
       name: 'race',
       fields: [
         { name: 'Title', slug: 'title', type: 'string' },
@@ -241,13 +237,13 @@ describe('record writes of every kind at once, with fields changing', () => {
           t.app,
           'getListItems',
           { schema_id: listId, ...filterOf(k), limit: 1 },
-          { key: owner.apiKey },
+          { key: t.owner.apiKey },
         ),
         call(
           t2.app,
           'getListItems',
           { schema_id: listId, ...filterOf(k), limit: 1 },
-          { key: owner.apiKey },
+          { key: t.owner.apiKey },
         ),
       ]);
       expect(other.body.meta.total).toBe(res.body.meta.total);
@@ -281,7 +277,7 @@ describe('record writes of every kind at once, with fields changing', () => {
 describe('a list deleted while its records are written', () => {
   it('answers every call sent after the delete 404, and none at any time 500', async () => {
     const created = await api('createListSchema', {
-      project_uuid: owner.projectUuid,
+      project_uuid: t.owner.projectUuid,
       name: 'deleted under writes',
       fields: [{ name: 'Title', slug: 'title', type: 'string' }],
     });

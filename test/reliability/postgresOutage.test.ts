@@ -3,15 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { connectPostgres, queryRows, type DatabaseHandle } from '../../src/infra/db/client.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { ensureBuilt } from '../helpers/processes.js';
-import {
-  startFleet,
-  startPostgresCluster,
-  timedCall,
-  type Fleet,
-  type PostgresCluster,
-  type Timed,
-} from '../helpers/server.js';
+import { startPostgresCluster, type PostgresCluster } from '../helpers/postgresCluster.js';
+import { ensureBuilt, timedCall, type Timed } from '../helpers/processes.js';
+import { startFleet, type Fleet } from '../helpers/serverFleet.js';
 
 /**
  * Postgres outage (docs/decisions.md: Postgres unreachable → 503 JSON with Retry-After, recover by

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { ensureBuilt, runCli } from '../helpers/processes.js';
-import { waitFor } from '../helpers/redisServer.js';
-import { startFleet, timedCall, type Fleet, type Timed } from '../helpers/server.js';
+import { ensureBuilt, runCli, timedCall, type Timed } from '../helpers/processes.js';
+import { startFleet, type Fleet } from '../helpers/serverFleet.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 /**
  * Redis outage (docs/decisions.md: keep serving when Redis is unreachable). Two server processes

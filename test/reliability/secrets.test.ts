@@ -1,21 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres, queryRows } from '../../src/infra/db/client.js';
 import { createAccount } from '../../src/operator/operatorAccounts.js';
 import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { run } from '../helpers/processes.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { startTestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * Canary keys, encrypted values and phones/emails never reach a log line
  * or an error body (also when a write fails inside Postgres), the encrypted canary is not in
  * a pg_dump in plaintext, and passwords are argon2id with OWASP's parameters.
  */
-let t: TestApp;
-let tenant: Tenant;
 let listId: string;
 const tag = randomBytes(4).toString('hex');
 const SECRET = `canary-secret-${tag}`;
@@ -25,13 +23,13 @@ const EMAIL = `canary-${tag}@example.test`;
 const errorBodies: string[] = [];
 
 async function as(method: string, params: Record<string, unknown>, via: Transport = 'json') {
-  const res = await call(t.app, method, params, { key: tenant.apiKey, via });
+  const res = await call(t.app, method, params, { key: t.tenant.apiKey, via });
   if (res.status >= 400) errorBodies.push(res.raw.body);
   return res;
 }
 
 function canaries() {
-  return [tenant.apiKey, SECRET, PHONE, EMAIL];
+  return [t.tenant.apiKey, SECRET, PHONE, EMAIL];
 }
 
 function expectClean(texts: string[], where: string) {
@@ -44,12 +42,14 @@ function expectClean(texts: string[], where: string) {
   }
 }
 
+const t = testAppForFile({
+  env: { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '100000' },
+  tenants: ['tenant'],
+});
 beforeAll(async () => {
-  t = await startTestApp({ env: { LOG_LEVEL: 'trace', RATE_LIMIT_PER_MINUTE: '100000' } });
-  tenant = await makeTenant(t.db);
   const list = await as('createListSchema', {
     name: 'Secrets',
-    project_uuid: tenant.projectUuid,
+    project_uuid: t.tenant.projectUuid,
     fields: [
       { name: 'Title', slug: 'title', type: 'string', is_required: false },
       { name: 'Secret', slug: 'secret', type: 'string', is_encryptable: true, is_required: false },
@@ -58,12 +58,11 @@ beforeAll(async () => {
   });
   listId = list.body.data.id;
 });
-afterAll(() => t?.close());
 
 describe('canaries in logs and error bodies', () => {
   it('writes no key, encrypted value, phone or email to a log line or error body on any path', async () => {
     const contact = await as('createOrUpdateContact', {
-      bot_id: tenant.botId,
+      bot_id: t.tenant.botId,
       messenger: 'telegram',
       telegram_id: 77,
       name: 'Canary',
@@ -87,13 +86,13 @@ describe('canaries in logs and error bodies', () => {
       await as('updateListItem', { item_id: item, data: { title: 'x'.repeat(501) } }, via);
       await as('updateListItem', { item_id: item, data: { who: 987654321 } }, via);
       await as('addListItem', { schema_id: listId, data: { secret: { nested: true } } }, via);
-      await as('getContacts', { bot_id: tenant.botId }, via);
+      await as('getContacts', { bot_id: t.tenant.botId }, via);
       await as('getContacts', { count: 0 }, via);
       await as('getNumberOfContacts', { date_from: -1 }, via);
       await as(
         'createOrUpdateContact',
         {
-          bot_id: tenant.botId,
+          bot_id: t.tenant.botId,
           messenger: 'telegram',
           telegram_id: 77,
           name: 'Canary',
@@ -109,9 +108,9 @@ describe('canaries in logs and error bodies', () => {
       await as('getListSchema', { schema_id: 'missing' }, via);
       await as('getMe', {}, via);
       // the key in the query string and the body, with wrong and right neighbours
-      await call(t.app, 'getMe', { api_token: tenant.apiKey }, { via });
-      await call(t.app, 'getListItems', { api_token: tenant.apiKey, schema_id: 'nope' }, { via });
-      await call(t.app, 'getMe', {}, { key: `${tenant.apiKey}x`, via });
+      await call(t.app, 'getMe', { api_token: t.tenant.apiKey }, { via });
+      await call(t.app, 'getListItems', { api_token: t.tenant.apiKey, schema_id: 'nope' }, { via });
+      await call(t.app, 'getMe', {}, { key: `${t.tenant.apiKey}x`, via });
     }
     expect(errorBodies.length).toBeGreaterThan(20);
     expectClean(t.logs, 'a log line');
@@ -139,20 +138,20 @@ describe('canaries in logs and error bodies', () => {
           fresh.app,
           'addListItem',
           { schema_id: listId, data: { title: 'locked', secret: SECRET } },
-          { key: tenant.apiKey },
+          { key: t.tenant.apiKey },
         ),
         await call(
           fresh.app,
           'createOrUpdateContact',
           {
-            bot_id: tenant.botId,
+            bot_id: t.tenant.botId,
             messenger: 'telegram',
             telegram_id: 78,
             name: 'C',
             phone: `+${PHONE}`,
             email: EMAIL,
           },
-          { key: tenant.apiKey },
+          { key: t.tenant.apiKey },
         ),
       ];
       for (const res of writes) {
@@ -180,7 +179,7 @@ describe('what Postgres holds', () => {
     expect(dump.code, dump.stderr).toBe(0);
     expect(dump.stdout).toContain('enc:v1:');
     expect(dump.stdout).not.toContain(SECRET);
-    expect(dump.stdout).not.toContain(tenant.apiKey);
+    expect(dump.stdout).not.toContain(t.tenant.apiKey);
   });
 
   it('stores passwords as argon2id with OWASP’s parameters (19 MiB, t=2, p=1) and never in clear', async () => {

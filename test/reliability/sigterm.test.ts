@@ -5,9 +5,10 @@ import { call } from '../helpers/call.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { makeTenant } from '../helpers/factories.js';
 import { ensureBuilt } from '../helpers/processes.js';
-import { startRedisServer, waitFor, type RedisServer } from '../helpers/redisServer.js';
-import { startFleet, type Fleet } from '../helpers/server.js';
+import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
+import { startFleet, type Fleet } from '../helpers/serverFleet.js';
 import { startTestApp } from '../helpers/testApp.js';
+import { waitFor } from '../helpers/waitFor.js';
 import {
   acknowledged,
   makeLoadAccounts,

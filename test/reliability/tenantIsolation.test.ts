@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TRANSPORTS, type Transport } from '../helpers/call.js';
 import { makeInvitedProject, makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * The tenant isolation matrix. The caller A owns a project; B is another
@@ -10,9 +11,6 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * missing, deleted} must answer exactly the documented status (docs/api.md), and no answer to A may carry a
  * byte of B's data (canary strings).
  */
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
 let invited: { projectUuid: string; botId: number };
 let aContact: number;
 let bContact: number;
@@ -43,7 +41,7 @@ async function as(
   via: Transport = 'json',
 ) {
   const res = await call(t.app, method, params, { key: tenant.apiKey, via });
-  if (tenant === a) {
+  if (tenant === t.a) {
     const text = res.raw.body;
     for (const canary of [CANARY, CANARY_PHONE, CANARY_EMAIL, bList, bRecord, invitedList]) {
       expect(text, `${method} answered A with B's ${canary}`).not.toContain(canary);
@@ -79,28 +77,25 @@ async function newContact(owner: Tenant, botId: number, telegramId: number, cana
   return res.body.data.id as number;
 }
 
+const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, tenants: ['a', 'b'] });
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
-  a = await makeTenant(t.db);
-  b = await makeTenant(t.db);
-  invited = await makeInvitedProject(t.db, b, a);
-  aContact = await newContact(a, a.botId, 11);
-  bContact = await newContact(b, b.botId, 12, true);
-  invitedContact = await newContact(b, invited.botId, 13, true);
-  bList = await newList(b, { project_uuid: b.projectUuid }, `${CANARY} list`);
-  bRecord = await newRecord(b, bList, `${CANARY} value`);
-  invitedList = await newList(b, { bot_id: invited.botId }, `${CANARY} shared list`);
-  invitedRecord = await newRecord(b, invitedList, `${CANARY} shared value`);
+  invited = await makeInvitedProject(t.db, t.b, t.a);
+  aContact = await newContact(t.a, t.a.botId, 11);
+  bContact = await newContact(t.b, t.b.botId, 12, true);
+  invitedContact = await newContact(t.b, invited.botId, 13, true);
+  bList = await newList(t.b, { project_uuid: t.b.projectUuid }, `${CANARY} list`);
+  bRecord = await newRecord(t.b, bList, `${CANARY} value`);
+  invitedList = await newList(t.b, { bot_id: invited.botId }, `${CANARY} shared list`);
+  invitedRecord = await newRecord(t.b, invitedList, `${CANARY} shared value`);
 });
-afterAll(() => t?.close());
 
 type Case = 'own' | 'foreign' | 'invited' | 'missing' | 'deleted';
 
 /** A's own list, fresh for each cell (the cell may delete it). */
-const ownList = () => newList(a, { project_uuid: a.projectUuid });
+const ownList = () => newList(t.a, { project_uuid: t.a.projectUuid });
 async function deletedList() {
   const id = await ownList();
-  expect((await as(a, 'deleteListSchema', { schema_id: id })).status).toBe(204);
+  expect((await as(t.a, 'deleteListSchema', { schema_id: id })).status).toBe(204);
   return id;
 }
 
@@ -116,15 +111,15 @@ const schemaIds: Record<Case, () => Promise<string>> = {
 /** item_id of each case; "deleted" alternates a deleted record and one of a deleted list. */
 let deletedTurn = 0;
 const itemIds: Record<Case, () => Promise<string>> = {
-  own: async () => newRecord(a, await ownList()),
+  own: async () => newRecord(t.a, await ownList()),
   foreign: async () => bRecord,
   invited: async () => invitedRecord,
   missing: async () => MISSING_ID,
   deleted: async () => {
     const list = await ownList();
-    const id = await newRecord(a, list);
-    if (deletedTurn++ % 2 === 0) await as(a, 'deleteListItem', { item_id: id });
-    else await as(a, 'deleteListSchema', { schema_id: list });
+    const id = await newRecord(t.a, list);
+    if (deletedTurn++ % 2 === 0) await as(t.a, 'deleteListItem', { item_id: id });
+    else await as(t.a, 'deleteListSchema', { schema_id: list });
     return id;
   },
 };
@@ -197,16 +192,16 @@ describe('list and record methods × schema_id / item_id (the methods access err
   );
   it.each(cells)('%s with %s %s answers %i via %s', async (method, param, c, status, via, row) => {
     const id = await (param === 'schema_id' ? schemaIds : itemIds)[c]();
-    const res = await as(a, method, { [param]: id, ...row.extra?.() }, via);
+    const res = await as(t.a, method, { [param]: id, ...row.extra?.() }, via);
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     if (status === 404) expect(res.body.errors?.[param]).toEqual([expect.any(String)]);
   });
 
   it("leaves B's list and record exactly as they were after every attempt", async () => {
-    const list = await as(b, 'getListSchema', { schema_id: bList });
+    const list = await as(t.b, 'getListSchema', { schema_id: bList });
     expect(list.status).toBe(200);
     expect(Object.keys(list.body.data.fields)).toEqual(['title', 'who', 'via', 'secret']);
-    const items = await as(b, 'getListItems', { schema_id: bList });
+    const items = await as(t.b, 'getListItems', { schema_id: bList });
     expect(items.body.data).toHaveLength(1);
     expect(items.body.data[0]).toMatchObject({ id: bRecord, title: `${CANARY} value` });
   });
@@ -214,14 +209,14 @@ describe('list and record methods × schema_id / item_id (the methods access err
 
 describe('where a list is created: project_uuid and bot_id (createListSchema)', () => {
   const targets: Record<Exclude<Case, 'deleted'>, () => Record<string, unknown>> = {
-    own: () => ({ project_uuid: a.projectUuid }),
-    foreign: () => ({ project_uuid: b.projectUuid }),
+    own: () => ({ project_uuid: t.a.projectUuid }),
+    foreign: () => ({ project_uuid: t.b.projectUuid }),
     invited: () => ({ project_uuid: invited.projectUuid }),
     missing: () => ({ project_uuid: MISSING_ID }),
   };
   const bots: Record<Exclude<Case, 'deleted'>, () => Record<string, unknown>> = {
-    own: () => ({ bot_id: a.botId }),
-    foreign: () => ({ bot_id: b.botId }),
+    own: () => ({ bot_id: t.a.botId }),
+    foreign: () => ({ bot_id: t.b.botId }),
     invited: () => ({ bot_id: invited.botId }),
     missing: () => ({ bot_id: MISSING_INT }),
   };
@@ -232,7 +227,7 @@ describe('where a list is created: project_uuid and bot_id (createListSchema)', 
     ),
   )('createListSchema with %s %s answers %i', async (param, c, status) => {
     const where = (param === 'project_uuid' ? targets : bots)[c as keyof typeof targets]();
-    const res = await as(a, 'createListSchema', { name: 'L', fields: FIELDS, ...where });
+    const res = await as(t.a, 'createListSchema', { name: 'L', fields: FIELDS, ...where });
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     if (status === 422) expect(Object.keys(res.body.errors)).toEqual([param]);
   });
@@ -247,8 +242,8 @@ describe('contact and bot values inside data (addListItem, updateListItem)', () 
       missing: () => MISSING_INT,
     },
     via: {
-      own: () => a.botId,
-      foreign: () => b.botId,
+      own: () => t.a.botId,
+      foreign: () => t.b.botId,
       invited: () => invited.botId,
       missing: () => MISSING_INT,
     },
@@ -265,8 +260,8 @@ describe('contact and bot values inside data (addListItem, updateListItem)', () 
   it.each(cells)('%s with data.%s %s answers %i', async (method, slug, c, status) => {
     const list = await ownList();
     const target =
-      method === 'addListItem' ? { schema_id: list } : { item_id: await newRecord(a, list) };
-    const res = await as(a, method, { ...target, data: { [slug]: values[slug]![c]() } });
+      method === 'addListItem' ? { schema_id: list } : { item_id: await newRecord(t.a, list) };
+    const res = await as(t.a, method, { ...target, data: { [slug]: values[slug]![c]() } });
     expect(res.status, JSON.stringify(res.body)).toBe(status);
     if (status === 422) expect(Object.keys(res.body.errors)).toEqual([`data.${slug}`]);
     if (status < 300) expect(res.body.data[slug]).toBe(values[slug]![c]());
@@ -277,9 +272,9 @@ describe('contact_id / bot_id filters and contact methods (getListItems, getCont
   let linkedList: string;
   beforeAll(async () => {
     linkedList = await ownList();
-    const res = await as(a, 'addListItem', {
+    const res = await as(t.a, 'addListItem', {
       schema_id: linkedList,
-      data: { title: 'linked', who: aContact, via: a.botId },
+      data: { title: 'linked', who: aContact, via: t.a.botId },
     });
     expect(res.status).toBe(201);
   });
@@ -289,46 +284,46 @@ describe('contact_id / bot_id filters and contact methods (getListItems, getCont
     ['contact_id', 'foreign', 0, (): number => bContact],
     ['contact_id', 'invited', 0, (): number => invitedContact],
     ['contact_id', 'missing', 0, (): number => MISSING_INT],
-    ['bot_id', 'own', 1, (): number => a.botId],
-    ['bot_id', 'foreign', 0, (): number => b.botId],
+    ['bot_id', 'own', 1, (): number => t.a.botId],
+    ['bot_id', 'foreign', 0, (): number => t.b.botId],
     ['bot_id', 'invited', 0, (): number => invited.botId],
     ['bot_id', 'missing', 0, (): number => MISSING_INT],
   ] as const)(
     'getListItems filtered by %s %s finds %i of A’s records',
     async (param, _c, n, value) => {
-      const res = await as(a, 'getListItems', { schema_id: linkedList, [param]: value() });
+      const res = await as(t.a, 'getListItems', { schema_id: linkedList, [param]: value() });
       expect(res.status).toBe(200);
       expect(res.body.meta.total).toBe(n);
     },
   );
 
   it.each([
-    ['own', 1, (): number => a.botId],
-    ['foreign', 0, (): number => b.botId],
+    ['own', 1, (): number => t.a.botId],
+    ['foreign', 0, (): number => t.b.botId],
     ['invited', 0, (): number => invited.botId],
     ['missing', 0, (): number => MISSING_INT],
   ] as const)(
     'getContacts and getNumberOfContacts with bot_id %s see %i contacts, never an error',
     async (_c, n, botId) => {
       for (const via of TRANSPORTS) {
-        const page = await as(a, 'getContacts', { bot_id: botId() }, via);
+        const page = await as(t.a, 'getContacts', { bot_id: botId() }, via);
         expect(page.status).toBe(200);
         expect(page.body.meta.total).toBe(n);
-        const offset = await as(a, 'getContacts', { bot_id: botId(), offset: 0 }, via);
+        const offset = await as(t.a, 'getContacts', { bot_id: botId(), offset: 0 }, via);
         expect(offset.body.data).toHaveLength(n);
-        const count = await as(a, 'getNumberOfContacts', { bot_id: botId() }, via);
+        const count = await as(t.a, 'getNumberOfContacts', { bot_id: botId() }, via);
         expect(count.body).toEqual({ count: n });
       }
     },
   );
 
   it('lists only A’s contacts and lists without a bot_id', async () => {
-    const contacts = await as(a, 'getContacts', { limit: 1000 });
+    const contacts = await as(t.a, 'getContacts', { limit: 1000 });
     expect(contacts.body.data.map((c: { id: number }) => c.id)).toEqual([aContact]);
     // every page: the matrix above makes many lists of A's
     const ids: string[] = [];
     for (let page = 1; ; page++) {
-      const lists = await as(a, 'getListSchemas', { page });
+      const lists = await as(t.a, 'getListSchemas', { page });
       ids.push(...lists.body.data.map((l: { id: string }) => l.id));
       if (lists.body.data.length < 50) break;
     }
@@ -338,13 +333,13 @@ describe('contact_id / bot_id filters and contact methods (getListItems, getCont
   });
 
   it.each([
-    ['own', 201, (): number => a.botId],
-    ['foreign', 404, (): number => b.botId],
+    ['own', 201, (): number => t.a.botId],
+    ['foreign', 404, (): number => t.b.botId],
     ['invited', 404, (): number => invited.botId],
     ['missing', 404, (): number => MISSING_INT],
   ] as const)('createOrUpdateContact with bot_id %s answers %i', async (_c, status, botId) => {
     // the telegram id of B's canary contact: found only within B's own bot
-    const res = await as(a, 'createOrUpdateContact', {
+    const res = await as(t.a, 'createOrUpdateContact', {
       bot_id: botId(),
       messenger: 'telegram',
       telegram_id: 12,

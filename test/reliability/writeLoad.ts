@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { timedCall, type Timed } from '../helpers/server.js';
+import { timedCall, type Timed } from '../helpers/processes.js';
 
 /**
  * Write load for the crash tests: addListItem and createOrUpdateContact

@@ -4,15 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { freePort } from './freePort.js';
-import { postApi, startServer, type ServerProcess } from './processes.js';
-import { startRedisServer, waitFor, type RedisServer } from './redisServer.js';
-import { TEST_ENCRYPTION_KEY } from './testApp.js';
+import { waitFor } from './waitFor.js';
 
 /**
- * Real server processes for the fault tests. The shared Postgres on
- * 5432 and Redis on 6379 serve every engineer's tests on this machine, so outages and
- * crashes happen to throwaway ones: a Postgres cluster of our own (initdb into a temp
- * directory, its own port) and a redis-server of our own (redisServer.ts).
+ * A throwaway Postgres cluster for the fault and replica tests: the shared Postgres on 5432
+ * serves every test file, so outages and crashes happen to a cluster of our own (initdb
+ * into a temp directory, its own port), as they happen to redis-server in redisServer.ts.
  */
 const PG_BIN = process.env.PG_BIN ?? newestPostgresBin();
 
@@ -178,88 +175,4 @@ function clusterIn(
     },
   };
   return cluster;
-}
-
-export interface Fleet {
-  servers: ServerProcess[];
-  redis: RedisServer;
-  stop(): Promise<void>;
-}
-
-/**
- * `count` server processes on one database and one throwaway Redis (each test file its
- * own, so rate-limit keys never meet another file's).
- */
-export async function startFleet(
-  databaseUrl: string,
-  count: number,
-  env: Record<string, string> = {},
-  redis?: RedisServer,
-): Promise<Fleet> {
-  const ownRedis = redis ?? (await startRedisServer());
-  const servers: ServerProcess[] = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      servers.push(
-        await startServer({
-          DATABASE_URL: databaseUrl,
-          ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-          REDIS_URL: ownRedis.url,
-          ...env,
-        }),
-      );
-    }
-  } catch (err) {
-    await Promise.all(servers.map((s) => s.stop()));
-    if (!redis) await ownRedis.kill();
-    throw err;
-  }
-  return {
-    servers,
-    redis: ownRedis,
-    async stop() {
-      await Promise.all(servers.map((s) => s.stop()));
-      if (!redis) await ownRedis.kill();
-    },
-  };
-}
-
-export interface Timed {
-  status: number;
-  ms: number;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test assertions read any shape
-  body: any;
-  headers: Headers;
-  /** the network error when no answer came */
-  error?: string;
-}
-
-/** One POST with JSON over real HTTP, timed; a network failure is a result, not a throw. */
-export async function timedCall(
-  url: string,
-  method: string,
-  params: Record<string, unknown>,
-  key?: string,
-  timeoutMs = 20_000,
-): Promise<Timed> {
-  const started = performance.now();
-  try {
-    const res = await postApi(url, method, params, key, AbortSignal.timeout(timeoutMs));
-    const text = await res.text();
-    let body: unknown = text;
-    try {
-      body = text ? JSON.parse(text) : null;
-    } catch {
-      // not JSON: the assertion on the body will say so
-    }
-    return { status: res.status, ms: performance.now() - started, body, headers: res.headers };
-  } catch (err) {
-    return {
-      status: 0,
-      ms: performance.now() - started,
-      body: null,
-      headers: new Headers(),
-      error: String((err as { cause?: unknown }).cause ?? err),
-    };
-  }
 }
