@@ -201,7 +201,7 @@ describe('migration 0012 on an older database', () => {
   }, 60_000);
 });
 
-describe('migration 0013 (count indexes) on a database with records', () => {
+describe('migrations 0013 and 0014 (count and covering indexes) on a database with records', () => {
   it('builds its indexes CONCURRENTLY before it runs, an invalid leftover again', async () => {
     const url = await oldDatabase();
     await migratePostgres(url, upTo0012);
@@ -220,14 +220,16 @@ describe('migration 0013 (count indexes) on a database with records', () => {
       }, migrationsFolder),
     );
     const builds = sent.filter((q) => /^CREATE INDEX/.test(q));
-    expect(builds.map((q) => /"(\w+)"/.exec(q)![1])).toEqual(
-      ['n1', 'n2', 'n3', 'd1', 'd2'].map((slot) => `list_items_${slot}_count_idx`),
-    );
+    const slots = ['n1', 'n2', 'n3', 'd1', 'd2'];
+    expect(builds.map((q) => /"(\w+)"/.exec(q)![1])).toEqual([
+      ...slots.map((slot) => `list_items_${slot}_count_idx`),
+      ...[...slots, 'created'].map((slot) => `list_items_${slot}_idx_next`),
+    ]);
     expect(builds.every((q) => q.startsWith('CREATE INDEX CONCURRENTLY IF NOT EXISTS'))).toBe(true);
     expect(sent).toContain('drop index concurrently "list_items_n1_count_idx"');
     await migratePostgres(url);
     expect(await schemaOf(url)).toEqual(await schemaOf(fresh.url));
-    // once 0013 is recorded, a start asks two questions and builds nothing
+    // once 0014 is recorded, a start asks two questions and builds nothing
     sent.length = 0;
     await withClient(url, (c) =>
       prebuildIndexes((text, params) => {

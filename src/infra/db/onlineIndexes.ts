@@ -10,7 +10,10 @@ export type RunSql = (text: string, params?: unknown[]) => Promise<{ rows: unkno
  * migration's own `CREATE INDEX IF NOT EXISTS` finds them built. (Migration 0012's indexes
  * are built the same way, after its fill: ownerKeys.ts.)
  */
-const INDEX_ONLY_MIGRATIONS = ['0013_number_date_count_indexes.sql'];
+const INDEX_ONLY_MIGRATIONS = [
+  '0013_number_date_count_indexes.sql',
+  '0014_covering_number_date_indexes.sql',
+];
 
 /**
  * Builds the indexes of the pending index-only migrations online, on a database whose

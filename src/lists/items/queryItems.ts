@@ -8,10 +8,17 @@ import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemContext } from '../context.js';
-import { pageKey, selectionKey, type CachedPage } from './readCache.js';
+import {
+  pageKey,
+  selectionKey,
+  selectionOf,
+  type CachedPage,
+  type ListReadCache,
+} from './readCache.js';
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './listItemPresenter.js';
-import { countWhere, selectPage } from './pageQueries.js';
+import { selectPage } from './pageQueries.js';
+import { currentTotal, type TotalTarget } from './listTotals.js';
 
 export interface ItemQueryInput {
   schemaId: string;
@@ -73,7 +80,16 @@ export async function queryItems(
             filtered,
           ),
         ),
-    !filtered ? list.itemCount : cache.totalOr(selection, () => countWhere(ctx.db, where)),
+    !filtered
+      ? list.itemCount
+      : cache.totalOr(selection, () =>
+          filteredTotal(cache, selectionOf(list.id, query), {
+            db: ctx.db,
+            ownerId: list.ownerId,
+            listId: list.id,
+            where,
+          }),
+        ),
   ]);
   return pageEnvelope({
     items,
@@ -82,6 +98,20 @@ export async function queryItems(
     perPage: input.limit,
     path: input.path,
   });
+}
+
+/**
+ * A filtered total: the selection's last total brought forward over the writes since
+ * (listTotals.ts), or counted; either way remembered as the newest to advance from.
+ */
+async function filteredTotal(
+  cache: ListReadCache,
+  selection: string,
+  target: TotalTarget,
+): Promise<number> {
+  const now = await currentTotal(target, cache.enabled ? cache.latestTotal(selection) : undefined);
+  cache.rememberLatest(selection, now);
+  return now.total;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import type { JsonText } from '../../shared/orderedJson.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemRow } from './foundItem.js';
+import type { SnapshotTotal } from './listTotals.js';
 
 /**
  * A remembered page. A list with encrypted fields keeps its rows as stored (sealed values
@@ -29,6 +30,8 @@ const MAX_TOTALS = 20_000;
  */
 export class ListReadCache {
   private readonly totals = new Map<string, number>();
+  /** per selection (any version): the newest total with its snapshot, to advance from */
+  private readonly latest = new Map<string, SnapshotTotal>();
   private readonly pages = new Map<string, CachedPage>();
   /** what is being computed now, by `t:`/`p:` and the entry's key */
   private readonly pending = new Map<string, Promise<unknown>>();
@@ -58,6 +61,20 @@ export class ListReadCache {
    */
   totalOr(key: string, count: () => Promise<number>): number | Promise<number> {
     return this.total(key) ?? this.once(`t:${key}`, count, (n) => this.rememberTotal(key, n));
+  }
+
+  /** The newest remembered total of a selection, whatever its version (listTotals.ts). */
+  latestTotal(selection: string): SnapshotTotal | undefined {
+    return touch(this.latest, selection);
+  }
+
+  rememberLatest(selection: string, total: SnapshotTotal): void {
+    if (!this.enabled) return;
+    const held = this.latest.get(selection);
+    if (held && held.version > total.version) return;
+    this.latest.delete(selection);
+    this.latest.set(selection, total);
+    if (this.latest.size > MAX_TOTALS) this.latest.delete(this.latest.keys().next().value!);
   }
 
   page(key: string): CachedPage | undefined {
@@ -110,14 +127,19 @@ function touch<V>(map: Map<string, V>, key: string): V | undefined {
 }
 
 /**
- * The key of what a query selects in one version of a list: the conditions in a fixed
+ * The key of what a query selects in a list, in any version: the conditions in a fixed
  * order (they are ANDed, so order does not matter) and the contact / bot links.
  */
-export function selectionKey(list: Pick<ListSchemaRow, 'id' | 'version'>, query: ItemQuery) {
+export function selectionOf(listId: string, query: ItemQuery): string {
   const conditions = query.conditions
     .map((c) => JSON.stringify([c.field.slot ?? c.field.slug, c.kind, c.op, c.operand]))
     .sort();
-  return JSON.stringify([list.id, list.version, conditions, query.links.contact, query.links.bot]);
+  return JSON.stringify([listId, conditions, query.links.contact, query.links.bot]);
+}
+
+/** The key of what a query selects in one version of a list. */
+export function selectionKey(list: Pick<ListSchemaRow, 'id' | 'version'>, query: ItemQuery) {
+  return JSON.stringify([selectionOf(list.id, query), list.version]);
 }
 
 /** The key of one page of a selection: its order, size and start. */

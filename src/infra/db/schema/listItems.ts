@@ -42,6 +42,8 @@ export const listItems = pgTable(
     // the tenant key second: the key serves lookups by (owner, id) and, after the caller's
     // own rows missed, by id alone (403 or 404) — no second index on id (docs/scaling.md)
     primaryKey({ name: 'list_items_pkey', columns: [t.id, t.ownerId] }),
+    // INCLUDEs every number, date and link slot (migration 0014): any combination of
+    // conditions can be counted inside the list's own entries
     index('list_items_created_idx').on(t.ownerId, t.schemaId, t.createdAt, t.id),
     index('list_items_updated_idx').on(t.ownerId, t.schemaId, t.updatedAt, t.id),
     index('list_items_contact_idx')
@@ -65,6 +67,8 @@ export const listItems = pgTable(
     // (B-tree deduplication, which INCLUDE rules out), so counting a large share of a list
     // reads a far smaller index (docs/records.md).
     ...(['t1', 't2', 't3'] as const).map((slot) => countIndex(t, slot)),
+    // The number and date slot indexes INCLUDE the other number and date slots and both
+    // timestamps (migration 0014), so a range combined with others stays index-only.
     index('list_items_n1_idx')
       .on(t.ownerId, t.schemaId, t.n1, t.id)
       .where(sql`${t.n1} is not null`),

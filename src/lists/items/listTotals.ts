@@ -1,0 +1,125 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../../infra/db/client.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
+import { listSchemas } from '../../infra/db/schema/listSchemas.js';
+import type { ChangeType } from '../../changes/changeTypes.js';
+
+/**
+ * A filtered total as one snapshot saw it, with what a later read needs to bring it forward:
+ * the list's version and field layout in that snapshot, and the snapshot itself.
+ */
+export interface SnapshotTotal {
+  total: number;
+  version: number;
+  layout: number;
+  /** `pg_current_snapshot()` of the statement that produced the total, as text */
+  snapshot: string;
+}
+
+/** Where a filtered total is counted or advanced: the list and the compiled WHERE. */
+export interface TotalTarget {
+  db: Database;
+  ownerId: number;
+  listId: string;
+  where: SQL;
+}
+
+/**
+ * Past this many changes since a remembered total, counting again is the cheaper way: each
+ * change costs a primary-key probe, a count walks an index of the list.
+ */
+export const MAX_CHANGES_TO_ADVANCE = 2_000;
+
+const CREATED: ChangeType = 'list_item.created';
+
+interface TotalRow {
+  n: string | number;
+  version: string | number;
+  layout: number;
+  snapshot: string;
+}
+
+/** Counts the matches, reading the list's version and layout in the same snapshot. */
+export async function countTotal(target: TotalTarget): Promise<SnapshotTotal> {
+  const { db, ownerId, listId, where } = target;
+  const [row] = await queryRows<TotalRow>(
+    db,
+    sql`select c.n, l.version, l.layout, pg_current_snapshot()::text as snapshot
+        from (select count(*) as n from ${listItems} where ${where}) c
+        left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
+  );
+  return {
+    total: Number(row?.n ?? 0),
+    // a list gone meanwhile: nothing can be advanced from this total
+    version: row?.version == null ? -1 : Number(row.version),
+    layout: row?.layout ?? -1,
+    snapshot: row?.snapshot ?? '',
+  };
+}
+
+interface AdvanceRow {
+  version: string | number;
+  layout: number;
+  snapshot: string;
+  events: string | number;
+  others: string | number;
+  purged: boolean | null;
+  added: string | number;
+}
+
+/**
+ * `from` brought forward to the present, or undefined when only a count can say. Every
+ * record write commits its change-feed rows in its own transaction, so the transactions
+ * `from.snapshot` did not see are exactly the changes its total misses. When all of them
+ * created records, the total grows by the new records that match — tested by the same
+ * WHERE on the live rows, one primary-key probe each, in one snapshot with the list's
+ * version. An update or delete among them (whether the record matched before is not in the
+ * feed), a field change, a purged feed or too many changes mean counting again.
+ */
+export async function advanceTotal(
+  target: TotalTarget,
+  from: SnapshotTotal,
+): Promise<SnapshotTotal | undefined> {
+  const { db, ownerId, listId, where } = target;
+  const since = sql`${from.snapshot}::pg_snapshot`;
+  const [row] = await queryRows<AdvanceRow>(
+    db,
+    sql`with ev as (
+          select type, item_id from changes
+          where account_id = ${ownerId} and txid >= pg_snapshot_xmin(${since})
+            and schema_id = ${listId} and not pg_visible_in_snapshot(txid, ${since})
+          limit ${MAX_CHANGES_TO_ADVANCE + 1})
+        select l.version, l.layout, pg_current_snapshot()::text as snapshot,
+          (select count(*) from ev) as events,
+          (select count(*) from ev where type <> ${CREATED}) as others,
+          (select purged_txid >= pg_snapshot_xmin(${since}) from change_feed_state) as purged,
+          (select count(*) from ${listItems}
+            where ${where} and id in (select item_id from ev where type = ${CREATED})) as added
+        from ${listSchemas} l
+        where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
+  );
+  if (
+    !row ||
+    row.purged !== false ||
+    Number(row.version) < from.version ||
+    row.layout !== from.layout ||
+    Number(row.events) > MAX_CHANGES_TO_ADVANCE ||
+    Number(row.others) > 0
+  )
+    return undefined;
+  return {
+    total: from.total + Number(row.added),
+    version: Number(row.version),
+    layout: row.layout,
+    snapshot: row.snapshot,
+  };
+}
+
+/** The total now: `from` advanced when it can be, else counted. */
+export async function currentTotal(
+  target: TotalTarget,
+  from: SnapshotTotal | undefined,
+): Promise<SnapshotTotal> {
+  const advanced = from && from.version >= 0 ? await advanceTotal(target, from) : undefined;
+  return advanced ?? countTotal(target);
+}

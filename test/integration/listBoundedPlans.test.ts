@@ -1,0 +1,144 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { makeList, type TestList } from '../helpers/lists.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+
+/**
+ * No statement getListItems sends reads other lists' records: every count and page of a
+ * filter — one condition, two or three combined, equality, ranges and `like` — is answered
+ * from the list's own index entries. The list is a tenth of a table holding other owners'
+ * lists, analyzed and vacuumed as autovacuum keeps a live table; the statements are the
+ * ones the service really sent, explained with their own parameters.
+ */
+interface Sent {
+  text: string;
+  values: unknown[];
+}
+const sent: Sent[] = [];
+type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
+const classQuery = pg.Client.prototype.query as unknown as Query;
+(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
+  const query = config as { text?: string; values?: unknown[] } | string | null | undefined;
+  const text = typeof query === 'string' ? query : query?.text;
+  if (text && /\bfrom\s+"?list_items"?/i.test(text) && !/^explain/i.test(text))
+    sent.push({
+      text,
+      values:
+        (typeof query === 'object' && query?.values) || (Array.isArray(rest[0]) ? rest[0] : []),
+    });
+  return classQuery.call(this, config, ...rest);
+};
+
+let t: TestApp;
+let owner: Tenant;
+let list: TestList;
+/** a connection of its own: the app's statement timeout is not meant for loading a table */
+let admin: pg.Client;
+
+beforeAll(async () => {
+  t = await startTestApp({ redis: false, env: { LIST_CACHE_ROWS: '0' } });
+  owner = await makeTenant(t.db);
+  list = await makeList(t.db, owner, [
+    { slug: 'city', type: 'string' },
+    { slug: 'tag', type: 'string' },
+    { slug: 'score', type: 'number' },
+    { slug: 'price', type: 'number' },
+    { slug: 'day', type: 'date' },
+  ]);
+  admin = new pg.Client({ connectionString: t.database.url });
+  await admin.connect();
+  // one row in ten is the list's; the rest belong to 200 lists of other owners
+  await admin.query(
+    `
+    insert into list_items (id, schema_id, owner_id, data, t1, t2, n1, n2, d1)
+    select 'r' || k,
+      case when k % 10 = 0 then $1 else 'other' || (k % 200) end,
+      case when k % 10 = 0 then $2::bigint else 1000000 + (k % 200) end,
+      jsonb_build_object('city', 'c' || (k % 1000), 'tag', 't' || (k % 7), 'score', (k * 7919) % 1000,
+        'price', k % 500, 'day', to_char(date '2024-01-01' + (k % 730), 'YYYY-MM-DD')),
+      'c' || (k % 1000), 't' || (k % 7), (k * 7919) % 1000, k % 500,
+      date '2024-01-01' + (k % 730)
+    from generate_series(1, 100000) as k`,
+    [list.id, owner.accountId],
+  );
+  await admin.query('vacuum analyze list_items');
+}, 120_000);
+afterAll(async () => {
+  await admin.end();
+  await t.close();
+});
+
+/** The plans of every list_items statement one getListItems sent. */
+async function plansOf(filters: Record<string, string>, orderBy: string): Promise<string[]> {
+  sent.length = 0;
+  const res = await call(
+    t.app,
+    'getListItems',
+    { schema_id: list.id, filters, order_by: orderBy, limit: 50, page: 3 },
+    { key: owner.apiKey },
+  );
+  expect(res.status).toBe(200);
+  const statements = [...sent];
+  expect(statements.length).toBeGreaterThan(0);
+  const plans: string[] = [];
+  for (const s of statements) {
+    const { rows } = await admin.query<{ 'QUERY PLAN': string }>(`explain ${s.text}`, s.values);
+    plans.push(rows.map((r) => r['QUERY PLAN']).join('\n'));
+  }
+  return plans;
+}
+
+/** Each scan of list_items in a plan, with the lines under it up to the next node. */
+function scansOf(plan: string): string[] {
+  const lines = plan.split('\n');
+  const scans: string[] = [];
+  lines.forEach((line, i) => {
+    if (!/Scan.* on list_items/.test(line)) return;
+    const rest = lines.slice(i + 1);
+    const end = rest.findIndex((l) => /->/.test(l));
+    scans.push([line, ...(end < 0 ? rest : rest.slice(0, end))].join('\n'));
+  });
+  return scans;
+}
+
+const SHAPES: [string, Record<string, string>, string][] = [
+  ['one equality (0.1 %)', { city: 'c10' }, 'score,asc'],
+  ['one range (50 %)', { score: '<,500' }, 'day,desc'],
+  ['equality + range', { tag: 't3', score: '>,100' }, 'price,asc'],
+  ['range + range (10 % and all)', { score: '>,900', day: '>=,2024-01-01' }, 'day,asc'],
+  ['range + range (1 %)', { score: '<,10', price: '<,250' }, 'created_at,desc'],
+  ['like + range', { city: 'like,%7%', price: '>=,100' }, 'score,desc'],
+  ['three combined', { tag: 't1', score: '<,500', day: '>=,2025-01-01' }, 'price,desc'],
+  ['equality + equality', { city: 'c20', tag: 't6' }, 'score,asc'],
+];
+
+describe('getListItems reads only the list it is asked about', () => {
+  it.each(SHAPES)('%s: every scan of list_items is bounded by the list', async (_, f, order) => {
+    const plans = await plansOf(f, order);
+    for (const plan of plans) {
+      expect(plan).not.toMatch(/Seq Scan on list_items/);
+      const scans = scansOf(plan);
+      expect(scans.length).toBeGreaterThan(0);
+      // either a range of the list's own entries, or a primary-key probe of a page's record
+      for (const scan of scans)
+        expect(scan, plan).toMatch(
+          /(Index Cond|Recheck Cond): \(\(owner_id = .*schema_id = |list_items_pkey .*\n.*Index Cond: \(\(id = /,
+        );
+    }
+  });
+
+  it.each(SHAPES.filter(([name]) => name !== 'equality + equality'))(
+    '%s: the total is counted inside the list index entries alone',
+    async (_, f, order) => {
+      const plans = await plansOf(f, order);
+      const counts = plans.filter((p) => /(?<!Hash)Aggregate/.test(p));
+      expect(counts.length).toBeGreaterThan(0);
+      for (const plan of counts) {
+        expect(plan).toMatch(/Index Only Scan/);
+        expect(plan).not.toMatch(/Bitmap Heap Scan on list_items|Index Scan using list_items/);
+      }
+    },
+  );
+});
