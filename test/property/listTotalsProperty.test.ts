@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
+import { seedContact } from '../helpers/contacts.js';
 import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
-import { makeContact, makeList } from '../helpers/lists.js';
+import { makeList } from '../helpers/lists.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { fieldsArb, queryArb, recordsArb, type GenField, type Ids } from './arbitraries.js';
 import { evaluate, type RefQuery, type RefRecord } from './reference.js';
@@ -34,7 +35,7 @@ beforeAll(async () => {
   owner = await makeTenant(a.db);
   const bot2 = await createBot(a.db, owner.projectUuid, 'Second');
   ids = {
-    contacts: [await makeContact(a.db, owner), await makeContact(a.db, owner, bot2.id)],
+    contacts: [await seedContact(a.db, owner.botId), await seedContact(a.db, bot2.id)],
     bots: [owner.botId, bot2.id],
   };
 });
