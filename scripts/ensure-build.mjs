@@ -64,6 +64,7 @@ function newestUnder(dir) {
 function isStale() {
   const stamp = mtimeOf(STAMP);
   if (stamp === 0) return true;
+  if (mtimeOf(path.join(DIST, 'console-web', 'console.js')) === 0) return true;
   let newest = newestUnder(SRC);
   for (const file of INPUT_FILES) newest = Math.max(newest, mtimeOf(path.join(ROOT, file)));
   // `>=`: on a file system with coarse timestamps an edit in the build's first second ties
@@ -165,6 +166,13 @@ async function build() {
   const code = await runTsc();
   // Without a stamp a failed build (type errors) is retried by the next call, as before.
   if (code !== 0) return fail(`tsc -p tsconfig.build.json exited with ${code}`);
+  try {
+    // The browser console's bundle (src/console/web/), served by the same process.
+    const { bundleConsole } = await import('./console-bundle.mjs');
+    await bundleConsole();
+  } catch (err) {
+    return fail(`console bundle: ${err instanceof Error ? err.message : String(err)}`);
+  }
   writeFileSync(STAMP, '');
   utimesSync(STAMP, started, started);
   return 0;

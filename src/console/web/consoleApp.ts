@@ -1,0 +1,94 @@
+import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
+import { apiKey, call, whenUnauthorized } from './consoleApi.js';
+import type { Account } from './consoleTypes.js';
+import { ChangesView } from './changesView.js';
+import { ContactsView } from './contactsView.js';
+import { forgetLists } from './knownLists.js';
+import { ListPage } from './listPage.js';
+import { ListsView } from './listsView.js';
+import { SignInView } from './signInView.js';
+import { Loading } from './consoleWidgets.js';
+import { WebhooksView } from './webhooksView.js';
+
+/** Where the console is, from the URL's fragment (`#/lists/<id>`): no parameter reaches a server. */
+interface Route {
+  view: 'lists' | 'list' | 'contacts' | 'changes' | 'webhooks';
+  id?: string;
+}
+
+function routeOf(hash: string): Route {
+  const [, view = 'lists', id] = hash.replace(/^#/, '').split('/');
+  if (view === 'lists' && id) return { view: 'list', id: decodeURIComponent(id) };
+  if (view === 'contacts' || view === 'changes' || view === 'webhooks') return { view };
+  return { view: 'lists' };
+}
+
+function useRoute(): Route {
+  const [route, setRoute] = useState(() => routeOf(location.hash));
+  useEffect(() => {
+    const update = () => setRoute(routeOf(location.hash));
+    addEventListener('hashchange', update);
+    return () => removeEventListener('hashchange', update);
+  }, []);
+  return route;
+}
+
+const SECTIONS = [
+  ['lists', 'Lists'],
+  ['contacts', 'Contacts'],
+  ['changes', 'Changes'],
+  ['webhooks', 'Webhooks'],
+] as const;
+
+export function App() {
+  const [account, setAccount] = useState<Account | undefined>();
+  const [checking, setChecking] = useState(() => apiKey.get() !== null);
+  const route = useRoute();
+
+  const signOut = () => {
+    apiKey.clear();
+    forgetLists();
+    setAccount(undefined);
+  };
+  useEffect(() => {
+    whenUnauthorized(signOut);
+    if (!apiKey.get()) return;
+    call<{ data: Account }>('getMe')
+      .then((me) => setAccount(me.data))
+      .catch(() => signOut())
+      .finally(() => setChecking(false));
+  }, []);
+
+  if (checking && !account) return html`<${Loading} what="the account" />`;
+  if (!account) return html`<${SignInView} onSignedIn=${setAccount} />`;
+
+  const section = route.view === 'list' ? 'lists' : route.view;
+  return html`<div class="shell">
+    <header>
+      <a class="brand" href="#/lists">Listkeeper console</a>
+      <nav aria-label="Sections">
+        ${SECTIONS.map(
+          ([view, label]) =>
+            html`<a href=${`#/${view}`} aria-current=${section === view ? 'page' : undefined}
+              >${label}</a
+            >`,
+        )}
+      </nav>
+      <p class="account" aria-label="Signed in as">
+        <span class="account-name">${account.name}</span>
+        <span class="account-email">${account.email}</span>
+        <span class="account-plan">${account.plan}</span>
+        <span class="account-id">account #${account.id}</span>
+      </p>
+      <button type="button" onClick=${signOut}>Sign out</button>
+    </header>
+    <main>
+      ${route.view === 'lists' && html`<${ListsView} />`}
+      ${route.view === 'list' && route.id && html`<${ListPage} key=${route.id} schemaId=${route.id} />`}
+      ${route.view === 'contacts' && html`<${ContactsView} />`}
+      ${route.view === 'changes' && html`<${ChangesView} />`}
+      ${route.view === 'webhooks' && html`<${WebhooksView} />`}
+    </main>
+  </div>`;
+}
