@@ -11,6 +11,14 @@ import { RecordRow } from './recordRow.js';
 const PAGE_SIZES = [25, 50, 100, 500];
 const count = new Intl.NumberFormat('en');
 
+/** `Page 2 of 20,000 · records 51–100 of 1,000,000 in all` */
+function pageStatus(meta: Page<ListItem>['meta']): string {
+  const range = meta.from
+    ? `records ${count.format(meta.from)}–${count.format(meta.to ?? meta.from)} of `
+    : '';
+  return `Page ${count.format(meta.current_page)} of ${count.format(meta.last_page)} · ${range}${count.format(meta.total)} in all`;
+}
+
 /** What a confirmation is about to delete: one record, or the selected ones. */
 type Deletion = { ids: string[] };
 
@@ -220,11 +228,7 @@ export function RecordsGrid({ schema, fields }: { schema: ListSchema; fields: Sc
         >
           Previous
         </button>
-        <span role="status" class="page-status">
-          Page ${count.format(meta.current_page)} of ${count.format(meta.last_page)} ·
-          ${meta.from ? `records ${count.format(meta.from)}–${count.format(meta.to ?? meta.from)} of ` : ''}${count.format(meta.total)}
-          in all
-        </span>
+        <span role="status" class="page-status">${pageStatus(meta)}</span>
         <button
           type="button"
           disabled=${meta.current_page >= meta.last_page}
