@@ -49,9 +49,8 @@ function load(file: string, extension: string, contentType: string): ConsoleAsse
  * The bundle, read and compressed once; undefined while it has not been built (a checkout
  * where only `tsc` ran), so the page can say how to build it instead of failing.
  */
-export function loadConsoleAssets(
-  dir = path.join(projectRoot(), CONSOLE_BUNDLE_DIR),
-): ConsoleAssets | undefined {
+export function loadConsoleAssets(dir?: string): ConsoleAssets | undefined {
+  dir ??= path.join(projectRoot(), CONSOLE_BUNDLE_DIR);
   const script = path.join(dir, 'console.js');
   const style = path.join(dir, 'console.css');
   if (!existsSync(script) || !existsSync(style)) return undefined;

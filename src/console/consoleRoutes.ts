@@ -59,11 +59,11 @@ function sendAsset(request: FastifyRequest, reply: FastifyReply, asset: ConsoleA
 }
 
 /** GET /console: the browser console, a page over the public API with the user's own key. */
-export function registerConsole(app: FastifyInstance): void {
+export function registerConsole(app: FastifyInstance, bundleDir?: string): void {
   // Read on first use and kept: the bundle only changes with a build, which restarts nothing
   // while it is missing (a checkout before `npm run build`), so a miss is retried.
   let assets: ConsoleAssets | undefined;
-  const current = () => (assets ??= loadConsoleAssets());
+  const current = () => (assets ??= loadConsoleAssets(bundleDir));
 
   const servePage = (_request: FastifyRequest, reply: FastifyReply) => {
     const built = current();

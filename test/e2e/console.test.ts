@@ -97,8 +97,8 @@ describe('/console in a real browser (issue 32)', () => {
     const account = page.getByLabel('Signed in as');
     await expect.poll(() => account.textContent()).toContain('Console User');
     expect(await account.textContent()).toContain(`account #${tenant.accountId}`);
-    expect(await page.evaluate(() => Object.values(sessionStorage))).toEqual([tenant.apiKey]);
-    expect(await page.evaluate(() => document.cookie)).toBe('');
+    expect(await page.evaluate<string[]>('Object.values(sessionStorage)')).toEqual([tenant.apiKey]);
+    expect(await page.evaluate<string>('document.cookie')).toBe('');
     expect(requested.filter((url) => url.includes(tenant.apiKey))).toEqual([]);
   });
 
@@ -260,6 +260,6 @@ describe('/console in a real browser (issue 32)', () => {
   it('signs out: the key leaves sessionStorage', async () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('API key').waitFor();
-    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.evaluate<number>('sessionStorage.length')).toBe(0);
   });
 });
