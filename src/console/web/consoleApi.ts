@@ -42,7 +42,30 @@ export function whenUnauthorized(handler: () => void): void {
   onUnauthorized = handler;
 }
 
-export async function call<T>(method: string, params: object = {}, key = apiKey.get()): Promise<T> {
+/**
+ * Answers asked for before the views that need them exist (consoleMain.ts starts a list's
+ * first page while the bundle is still rendering): the first `call` with the same method
+ * and parameters takes the request already on its way instead of sending another.
+ */
+const early = new Map<string, Promise<unknown>>();
+
+export function callEarly(method: string, params: object): void {
+  const answer = send(method, params, apiKey.get());
+  answer.catch(() => undefined); // a failure is reported to the view that takes it
+  early.set(method + JSON.stringify(params), answer);
+}
+
+export function call<T>(method: string, params: object = {}, key = apiKey.get()): Promise<T> {
+  const id = method + JSON.stringify(params);
+  const started = early.get(id);
+  if (started) {
+    early.delete(id);
+    return started as Promise<T>;
+  }
+  return send<T>(method, params, key);
+}
+
+async function send<T>(method: string, params: object, key: string | null): Promise<T> {
   const response = await fetch(`/api/v1/${encodeURIComponent(method)}`, {
     method: 'POST',
     headers: {

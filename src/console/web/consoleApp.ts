@@ -8,7 +8,6 @@ import { forgetLists } from './knownLists.js';
 import { ListPage } from './listPage.js';
 import { ListsView } from './listsView.js';
 import { SignInView } from './signInView.js';
-import { Loading } from './consoleWidgets.js';
 import { WebhooksView } from './webhooksView.js';
 
 /** Where the console is, from the URL's fragment (`#/lists/<id>`): no parameter reaches a server. */
@@ -43,25 +42,29 @@ const SECTIONS = [
 
 export function App() {
   const [account, setAccount] = useState<Account | undefined>();
-  const [checking, setChecking] = useState(() => apiKey.get() !== null);
+  // With a key from earlier in this tab the views open at once; getMe fills the header in.
+  const [signedIn, setSignedIn] = useState(() => apiKey.get() !== null);
   const route = useRoute();
 
   const signOut = () => {
     apiKey.clear();
     forgetLists();
     setAccount(undefined);
+    setSignedIn(false);
+  };
+  const signIn = (me: Account) => {
+    setAccount(me);
+    setSignedIn(true);
   };
   useEffect(() => {
     whenUnauthorized(signOut);
     if (!apiKey.get()) return;
     call<{ data: Account }>('getMe')
       .then((me) => setAccount(me.data))
-      .catch(() => signOut())
-      .finally(() => setChecking(false));
+      .catch(() => signOut());
   }, []);
 
-  if (checking && !account) return html`<${Loading} what="the account" />`;
-  if (!account) return html`<${SignInView} onSignedIn=${setAccount} />`;
+  if (!signedIn) return html`<${SignInView} onSignedIn=${signIn} />`;
 
   const section = route.view === 'list' ? 'lists' : route.view;
   return html`<div class="shell">
@@ -76,10 +79,14 @@ export function App() {
         )}
       </nav>
       <p class="account" aria-label="Signed in as">
-        <span class="account-name">${account.name}</span>
-        <span class="account-email">${account.email}</span>
-        <span class="account-plan">${account.plan}</span>
-        <span class="account-id">account #${account.id}</span>
+        ${
+          account
+            ? html`<span class="account-name">${account.name}</span>
+                <span class="account-email">${account.email}</span>
+                <span class="account-plan">${account.plan}</span>
+                <span class="account-id">account #${account.id}</span>`
+            : html`<span>…</span>`
+        }
       </p>
       <button type="button" onClick=${signOut}>Sign out</button>
     </header>

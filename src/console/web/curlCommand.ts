@@ -12,6 +12,9 @@ export interface GridQuery {
   filters: FilterCondition[];
 }
 
+/** A list opens at its first page of 50, in insertion order, unfiltered. */
+export const INITIAL_GRID_QUERY: GridQuery = { page: 1, limit: 50, filters: [] };
+
 /** The grid's state as getListItems parameters: `filters` maps a slug to `"<op>,<value>"`. */
 export function listItemsParams(schemaId: string, query: GridQuery): Record<string, unknown> {
   const params: Record<string, unknown> = {

@@ -3,7 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { call, messageOf } from './consoleApi.js';
 import type { ListItem, ListSchema, Page, SchemaField } from './consoleTypes.js';
 import { Banner, ConfirmDialog, CopyButton } from './consoleWidgets.js';
-import { curlCommand, listItemsParams, type GridQuery } from './curlCommand.js';
+import { curlCommand, INITIAL_GRID_QUERY, listItemsParams, type GridQuery } from './curlCommand.js';
 import { isSortable } from './fieldOperators.js';
 import { FilterBuilder } from './filterBuilder.js';
 import { RecordRow } from './recordRow.js';
@@ -43,7 +43,7 @@ function SortHeader(props: {
 
 /** A list's records: a page at a time with the exact total, sorted, filtered, edited in place. */
 export function RecordsGrid({ schema, fields }: { schema: ListSchema; fields: SchemaField[] }) {
-  const [query, setQuery] = useState<GridQuery>({ page: 1, limit: 50, filters: [] });
+  const [query, setQuery] = useState<GridQuery>(INITIAL_GRID_QUERY);
   const [page, setPage] = useState<Page<ListItem> | undefined>();
   const [error, setError] = useState('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
@@ -66,7 +66,8 @@ export function RecordsGrid({ schema, fields }: { schema: ListSchema; fields: Sc
     // The first page on screen: what the console's speed is measured by (bench/consoleFirstGrid.ts).
     if (page && !firstShown.current) {
       firstShown.current = true;
-      performance.mark('console:first-grid');
+      // after the frame that paints it
+      requestAnimationFrame(() => setTimeout(() => performance.mark('console:first-grid'), 0));
     }
   }, [page]);
 
