@@ -1,21 +1,12 @@
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium } from '../helpers/chromium.js';
+import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { ensureBuilt, ROOT } from '../helpers/processes.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
-/** Debian's Chromium (`.ci/run` installs it when missing), headless and kept off the network. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 /** Set to write the README's pictures of the grid and the filter builder into docs/console/. */
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
 const XSS = '<img src=x onerror=alert(1)>';
@@ -32,14 +23,13 @@ const dialogs: string[] = [];
 const calls: { method: string; body: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   await ensureBuilt(); // the console's bundle is made by the build
   t = await startTestApp({
     env: { WEBHOOK_ALLOW_PRIVATE: 'true', RATE_LIMIT_PER_MINUTE: '100000' },
   });
   tenant = await makeTenant(t.db, { name: 'Console User' });
   origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   page.on('request', (request) => {
     requested.push(request.url());
@@ -163,9 +153,10 @@ describe('/console in a real browser (issue 32)', () => {
     await condition.getByLabel('Field', { exact: true }).selectOption('total');
     await condition.getByLabel('Operator').selectOption('>=');
     await condition.getByLabel('Value for Total').fill('10');
-    if (SCREENSHOTS) await page.screenshot({ path: path.join(ROOT, 'docs/console/filter.png') });
     await builder.getByRole('button', { name: 'Apply filters' }).click();
     await expect.poll(() => column(1)).toEqual(['Ada', XSS]);
+    await page.locator('details.curl summary').click();
+    if (SCREENSHOTS) await page.screenshot({ path: path.join(ROOT, 'docs/console/filter.png') });
     const last = calls.filter((c) => c.method === 'getListItems').at(-1);
     expect(last?.body.filters).toEqual({ total: '>=,10' });
 
@@ -186,6 +177,8 @@ describe('/console in a real browser (issue 32)', () => {
 
     await builder.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => gridRows().count()).toBe(3);
+    await page.locator('details.curl summary').click();
+    await page.getByRole('button', { name: /^Filters/ }).click();
     if (SCREENSHOTS) await page.screenshot({ path: path.join(ROOT, 'docs/console/grid.png') });
   });
 
@@ -248,6 +241,47 @@ describe('/console in a real browser (issue 32)', () => {
     expect(await row.textContent()).toContain('list_item.created');
     await page.getByRole('button', { name: 'I have saved it' }).click();
     expect(await secret.count()).toBe(0);
+  });
+
+  it('pages contacts of a bot with their count, and shows one in detail', async () => {
+    for (const [id, name] of [
+      [101, 'Linus'],
+      [102, 'Margaret'],
+    ] as const) {
+      const made = await call(
+        t.app,
+        'createOrUpdateContact',
+        { bot_id: tenant.botId, messenger: 'telegram', telegram_id: id, name, tags: ['vip'] },
+        { key: tenant.apiKey },
+      );
+      expect(made.status).toBe(201);
+    }
+    await page.getByRole('link', { name: 'Contacts' }).click();
+    await page.getByLabel('Bot ID (empty: every bot)').fill(String(tenant.botId));
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect.poll(() => page.getByText(/^\d+ contacts?$/).textContent()).toBe('2 contacts');
+    expect(await grid().locator('tbody tr td:nth-child(2)').allTextContents()).toEqual([
+      'Linus',
+      'Margaret',
+    ]);
+    await grid()
+      .getByRole('button', { name: /^Details of contact/ })
+      .first()
+      .click();
+    const detail = page.getByRole('region', { name: /^Contact #\d+: Linus/ });
+    expect(await detail.textContent()).toContain('telegram');
+    expect(await detail.textContent()).toContain('vip');
+  });
+
+  it('tails the change feed newest first, narrowed by type', async () => {
+    await page.getByRole('link', { name: 'Changes' }).click();
+    const types = () => page.locator('.tail .change-type').allTextContents();
+    await expect.poll(types).toContain('list_schema.deleted');
+    const all = await types();
+    expect(all[0]).toBe('contact.created'); // the newest change
+    expect(all.at(-1)).toBe('list_schema.created'); // the oldest
+    await page.getByLabel('list_item.updated').check();
+    await expect.poll(types).toEqual(['list_item.updated']);
   });
 
   it('loaded nothing from elsewhere and broke no Content-Security-Policy rule', async () => {

@@ -1,7 +1,8 @@
 import { html } from 'htm/preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ApiError, call, messageOf } from './consoleApi.js';
-import { CHANGE_TYPES, type Change, type ListSchema } from './consoleTypes.js';
+import { ChangeTypesPicker } from './changeTypesPicker.js';
+import type { Change, ListSchema } from './consoleTypes.js';
 import { Banner } from './consoleWidgets.js';
 import { loadLists } from './knownLists.js';
 import { formatInstant } from './valueFormat.js';
@@ -90,12 +91,6 @@ export function ChangesView() {
     };
   }, [paused, filter]);
 
-  const toggleType = (type: string, on: boolean) =>
-    setFilter({
-      ...filter,
-      types: on ? [...filter.types, type] : filter.types.filter((t) => t !== type),
-    });
-
   return html`<section aria-labelledby="changes-title">
     <div class="title-row">
       <h1 id="changes-title">Changes</h1>
@@ -115,20 +110,10 @@ export function ChangesView() {
           ${lists.map((l) => html`<option value=${l.id}>${l.name}</option>`)}
         </select>
       </div>
-      <fieldset class="types">
-        <legend>Types (none checked: all)</legend>
-        ${CHANGE_TYPES.map(
-          (type) =>
-            html`<label class="checkbox">
-              <input
-                type="checkbox"
-                checked=${filter.types.includes(type)}
-                onChange=${(e: Event) => toggleType(type, (e.target as HTMLInputElement).checked)}
-              />
-              ${type}
-            </label>`,
-        )}
-      </fieldset>
+      <${ChangeTypesPicker}
+        value=${filter.types}
+        onChange=${(types: string[]) => setFilter({ ...filter, types })}
+      />
     </form>
     <p role="status" class="tail-status">
       ${

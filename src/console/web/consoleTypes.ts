@@ -91,19 +91,6 @@ export interface Webhook {
   secret?: string;
 }
 
-/** Every change type of the feed (getChanges' and createWebhook's `types`). */
-export const CHANGE_TYPES = [
-  'list_schema.created',
-  'list_schema.deleted',
-  'list_schema.field_added',
-  'list_schema.field_deleted',
-  'list_item.created',
-  'list_item.updated',
-  'list_item.deleted',
-  'contact.created',
-  'contact.updated',
-] as const;
-
 export function fieldsOf(schema: ListSchema): SchemaField[] {
   return Object.entries(schema.fields).map(([slug, field]) => ({ slug, ...field }));
 }

@@ -4,6 +4,7 @@ import { call, messageOf } from './consoleApi.js';
 import type { Contact, Page } from './consoleTypes.js';
 import { Banner } from './consoleWidgets.js';
 import { botsOf, loadLists } from './knownLists.js';
+import { PageNav } from './pageNav.js';
 import { formatInstant } from './valueFormat.js';
 
 /** What getContacts and getNumberOfContacts take: a bot and a creation window (Unix seconds). */
@@ -181,23 +182,11 @@ export function ContactsView() {
     }
     ${
       meta &&
-      html`<nav class="pager" aria-label="Pages">
-        <button
-          type="button"
-          disabled=${meta.current_page <= 1}
-          onClick=${() => setPageNumber(meta.current_page - 1)}
-        >
-          Previous
-        </button>
-        <span>Page ${meta.current_page} of ${meta.last_page}</span>
-        <button
-          type="button"
-          disabled=${meta.current_page >= meta.last_page}
-          onClick=${() => setPageNumber(meta.current_page + 1)}
-        >
-          Next
-        </button>
-      </nav>`
+      html`<${PageNav}
+        meta=${meta}
+        status=${`Page ${meta.current_page} of ${meta.last_page}`}
+        go=${setPageNumber}
+      />`
     }
   </section>`;
 }

@@ -6,6 +6,7 @@ import { Banner, ConfirmDialog, CopyButton } from './consoleWidgets.js';
 import { curlCommand, INITIAL_GRID_QUERY, listItemsParams, type GridQuery } from './curlCommand.js';
 import { isSortable } from './fieldOperators.js';
 import { FilterBuilder } from './filterBuilder.js';
+import { PageNav } from './pageNav.js';
 import { RecordRow } from './recordRow.js';
 
 const PAGE_SIZES = [25, 50, 100, 500];
@@ -218,32 +219,7 @@ export function RecordsGrid({ schema, fields }: { schema: ListSchema; fields: Sc
     ${page && rows.length === 0 && html`<p>No records${query.filters.length > 0 ? ' match the filters' : ''}.</p>`}
     ${
       meta &&
-      html`<nav class="pager" aria-label="Pages">
-        <button type="button" disabled=${meta.current_page <= 1} onClick=${() => go(1)}>
-          First
-        </button>
-        <button
-          type="button"
-          disabled=${meta.current_page <= 1}
-          onClick=${() => go(meta.current_page - 1)}
-        >
-          Previous
-        </button>
-        <span role="status" class="page-status">${pageStatus(meta)}</span>
-        <button
-          type="button"
-          disabled=${meta.current_page >= meta.last_page}
-          onClick=${() => go(meta.current_page + 1)}
-        >
-          Next
-        </button>
-        <button
-          type="button"
-          disabled=${meta.current_page >= meta.last_page}
-          onClick=${() => go(meta.last_page)}
-        >
-          Last
-        </button>
+      html`<${PageNav} meta=${meta} status=${pageStatus(meta)} go=${go}>
         <label for="page-size">Per page</label>
         <select
           id="page-size"
@@ -252,7 +228,7 @@ export function RecordsGrid({ schema, fields }: { schema: ListSchema; fields: Sc
         >
           ${PAGE_SIZES.map((n) => html`<option value=${String(n)}>${n}</option>`)}
         </select>
-      </nav>`
+      <//>`
     }
     ${
       deletion &&

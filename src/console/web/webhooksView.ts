@@ -1,7 +1,8 @@
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
 import { ApiError, call, messageOf, type FieldErrors } from './consoleApi.js';
-import { CHANGE_TYPES, type ListSchema, type Webhook } from './consoleTypes.js';
+import { ChangeTypesPicker } from './changeTypesPicker.js';
+import type { ListSchema, Webhook } from './consoleTypes.js';
 import { Banner, ConfirmDialog, CopyButton, ErrorText, errorsAt } from './consoleWidgets.js';
 import { loadLists } from './knownLists.js';
 import { formatInstant } from './valueFormat.js';
@@ -73,20 +74,7 @@ function CreateWebhookForm({
       />
       <${ErrorText} id="webhook-url-error" messages=${errorsAt(errors, 'url')} />
     </div>
-    <fieldset class="types">
-      <legend>Types (none checked: all)</legend>
-      ${CHANGE_TYPES.map(
-        (type) =>
-          html`<label class="checkbox">
-            <input
-              type="checkbox"
-              checked=${types.includes(type)}
-              onChange=${(e: Event) => setTypes((e.target as HTMLInputElement).checked ? [...types, type] : types.filter((t) => t !== type))}
-            />
-            ${type}
-          </label>`,
-      )}
-    </fieldset>
+    <${ChangeTypesPicker} value=${types} onChange=${setTypes} />
     <div class="row">
       <div class="control">
         <label for="webhook-list">Only the list</label>
