@@ -40,9 +40,35 @@ const SECTIONS = [
   ['webhooks', 'Webhooks'],
 ] as const;
 
+/**
+ * The header's account (getMe). Its own component, so the answer arriving redraws the
+ * header only, not a grid that may already be on screen.
+ */
+function AccountBadge({ initial }: { initial?: Account }) {
+  const [account, setAccount] = useState(initial);
+  useEffect(() => {
+    if (account) return;
+    call<{ data: Account }>('getMe')
+      .then((me) => setAccount(me.data))
+      // a 401 signs out (whenUnauthorized); other failures leave the header as it is
+      .catch(() => undefined);
+  }, []);
+  return html`<p class="account" aria-label="Signed in as">
+    ${
+      account
+        ? html`<span class="account-name">${account.name}</span>
+            <span class="account-email">${account.email}</span>
+            <span class="account-plan">${account.plan}</span>
+            <span class="account-id">account #${account.id}</span>`
+        : html`<span>…</span>`
+    }
+  </p>`;
+}
+
 export function App() {
+  // the account getMe gave at sign-in; with a key from earlier in this tab the views open at
+  // once and the header asks getMe itself
   const [account, setAccount] = useState<Account | undefined>();
-  // With a key from earlier in this tab the views open at once; getMe fills the header in.
   const [signedIn, setSignedIn] = useState(() => apiKey.get() !== null);
   const route = useRoute();
 
@@ -56,13 +82,7 @@ export function App() {
     setAccount(me);
     setSignedIn(true);
   };
-  useEffect(() => {
-    whenUnauthorized(signOut);
-    if (!apiKey.get()) return;
-    call<{ data: Account }>('getMe')
-      .then((me) => setAccount(me.data))
-      .catch(() => signOut());
-  }, []);
+  useEffect(() => whenUnauthorized(signOut), []);
 
   if (!signedIn) return html`<${SignInView} onSignedIn=${signIn} />`;
 
@@ -78,16 +98,7 @@ export function App() {
             >`,
         )}
       </nav>
-      <p class="account" aria-label="Signed in as">
-        ${
-          account
-            ? html`<span class="account-name">${account.name}</span>
-                <span class="account-email">${account.email}</span>
-                <span class="account-plan">${account.plan}</span>
-                <span class="account-id">account #${account.id}</span>`
-            : html`<span>…</span>`
-        }
-      </p>
+      <${AccountBadge} initial=${account} />
       <button type="button" onClick=${signOut}>Sign out</button>
     </header>
     <main>
