@@ -4,7 +4,8 @@
 # so the slim Debian image needs no compiler.
 ARG NODE_IMAGE=node:24-bookworm-slim
 
-# --- build: dev dependencies and the TypeScript compiler, output in dist/ ---
+# --- build: dev dependencies, the TypeScript compiler and esbuild; output in dist/ (the service
+# and dist/console-web/, the browser console's bundle) ---
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -35,6 +35,9 @@ const DIST = path.join(ROOT, 'dist');
 const STAMP = path.join(DIST, '.build-stamp');
 const LOCK = path.join(DIST, '.build-lock');
 const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+/** The browser console's entry; where it exists, a build also bundles it (console-bundle.mjs). */
+const CONSOLE_ENTRY = path.join(SRC, 'console/web/consoleMain.ts');
+const CONSOLE_BUNDLE = path.join(DIST, 'console-web/console.js');
 /** Besides src/: files that change what tsc emits (compiler options, module type, versions). */
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 /** Longer than any real build on a loaded machine; past it a waiter gives up instead of hanging. */
@@ -64,6 +67,7 @@ function newestUnder(dir) {
 function isStale() {
   const stamp = mtimeOf(STAMP);
   if (stamp === 0) return true;
+  if (existsSync(CONSOLE_ENTRY) && mtimeOf(CONSOLE_BUNDLE) === 0) return true;
   let newest = newestUnder(SRC);
   for (const file of INPUT_FILES) newest = Math.max(newest, mtimeOf(path.join(ROOT, file)));
   // `>=`: on a file system with coarse timestamps an edit in the build's first second ties
@@ -165,6 +169,15 @@ async function build() {
   const code = await runTsc();
   // Without a stamp a failed build (type errors) is retried by the next call, as before.
   if (code !== 0) return fail(`tsc -p tsconfig.build.json exited with ${code}`);
+  if (existsSync(CONSOLE_ENTRY)) {
+    try {
+      // The browser console's bundle, served by the same process.
+      const { bundleConsole } = await import('./console-bundle.mjs');
+      await bundleConsole();
+    } catch (err) {
+      return fail(`console bundle: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
   writeFileSync(STAMP, '');
   utimesSync(STAMP, started, started);
   return 0;

@@ -1,19 +1,8 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { methods } from '../../src/methods/methodRegistry.js';
+import { launchChromium } from '../helpers/chromium.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
-
-/** Debian's Chromium (`.ci/run` installs it when missing), headless and kept off the network. */
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 let origin: string;
 let browser: Browser;
@@ -24,9 +13,8 @@ const consoleErrors: string[] = [];
 
 const t = testAppForFile({ tenants: { tenant: { name: 'Docs Reader' } } });
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
   origin = await t.app.listen({ host: '127.0.0.1', port: 0 });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('request', (request) => requested.push(request.url()));
   page.on('console', (message) => {
