@@ -102,6 +102,7 @@ function upsertGroup(
       telegram_username = coalesce(excluded.telegram_username, c.telegram_username),
       max_username = coalesce(excluded.max_username, c.max_username),
       ${withTags ? sql`tags = excluded.tags,` : sql``}
-      updated_at = now()
+      -- the inserted row's default, now(): Citus takes no now() in DO UPDATE SET
+      updated_at = excluded.updated_at
     RETURNING c.id, (c.xmax = 0) AS created, c.messenger, c.messenger_key`;
 }

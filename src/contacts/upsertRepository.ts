@@ -78,7 +78,8 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
   const updates: SQL[] = [
     sql`name = excluded.name`,
     ...kept.map((c) => sql.raw(`${c} = coalesce(excluded.${c}, c.${c})`)),
-    sql`updated_at = now()`,
+    // the inserted row's default, now(): Citus takes no now() in DO UPDATE SET
+    sql`updated_at = excluded.updated_at`,
   ];
   if (input.tags !== undefined) updates.push(sql`tags = excluded.tags`);
 

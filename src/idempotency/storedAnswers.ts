@@ -50,7 +50,11 @@ export function replay(found: StoredRow, request: Fingerprinted): KeyedAnswer {
   return { status: found.status, body: found.body, replayed: true };
 }
 
-/** The answer's row: it replaces an expired row of the key, and a live one unless `keep`. */
+/**
+ * The answer's row: it replaces an expired row of the key, and a live one unless `keep`.
+ * `excluded.created_at` (its default, now()) stands for now() in the conflict clause: Citus
+ * refuses functions that are not immutable there.
+ */
 export function storeAnswer(
   request: Fingerprinted,
   answer: { status: number; body: string | null },
@@ -61,8 +65,8 @@ export function storeAnswer(
             ${answer.status}, ${answer.body}, now() + make_interval(hours => ${KEY_LIFETIME_HOURS}))
     on conflict (owner_id, key) do update set method = excluded.method,
       fingerprint = excluded.fingerprint, status = excluded.status, body = excluded.body,
-      created_at = now(), expires_at = excluded.expires_at
-    ${live === 'keep' ? sql`where idempotency_keys.expires_at <= now()` : sql``}`;
+      created_at = excluded.created_at, expires_at = excluded.expires_at
+    ${live === 'keep' ? sql`where idempotency_keys.expires_at <= excluded.created_at` : sql``}`;
 }
 
 /** A domain 404 or 422: the request was understood and answered; a repeat gets the same. */

@@ -6,6 +6,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { distributeOnCitus } from './citusDistribution.js';
 import {
   ownerKeysPending,
   prepareOwnerKeys,
@@ -40,6 +41,7 @@ export async function migratePostgres(url: string, folder = migrationsFolder): P
       await migratePg(drizzlePg({ client }), { migrationsFolder: folder });
       await validateForeignKeys(run);
       if (filled) await refreshStatistics(run, true);
+      await distributeOnCitus(run);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }

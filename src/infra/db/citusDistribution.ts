@@ -1,0 +1,71 @@
+import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from './distribution.js';
+import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
+import type { RunSql } from './onlineIndexes.js';
+
+type ForeignKey = { tbl: string; conname: string; def: string };
+
+/**
+ * On a database with the `citus` extension, places the tables as `distribution.ts` says:
+ * reference tables, then distributed tables colocated with the first by the tenant key. Runs
+ * after the migrations, at every start; a database already placed costs one query. On a
+ * plain Postgres it does nothing (the extension is not there).
+ *
+ * Citus refuses to distribute a table that a local table refers to, and converts tables that
+ * refer to a new reference table into "Citus local" tables (a copy of their rows). So every
+ * foreign key of the placed tables is dropped first and added back once all are placed.
+ * `list_schemas` keeps its row triggers (they write `list_layouts` of the same owner, on the
+ * same worker), which Citus accepts only with `citus.enable_unsafe_triggers`; the contact
+ * stats triggers are replaced (citusContactStats.ts). All in one transaction: a crash leaves
+ * the tables as they were.
+ */
+export async function distributeOnCitus(run: RunSql): Promise<boolean> {
+  const { rows: ext } = await run(`select 1 from pg_extension where extname = 'citus'`);
+  if (ext.length === 0) return false;
+  const placed = new Set(
+    (
+      (
+        await run(
+          `select table_name::text as name from citus_tables
+         where citus_table_type in ('distributed', 'reference')`,
+        )
+      ).rows as { name: string }[]
+    ).map((r) => r.name),
+  );
+  const tables = [...REFERENCE_TABLES, ...Object.keys(DISTRIBUTED_TABLES)];
+  if (tables.every((t) => placed.has(t))) return false;
+  const { rows: fks } = await run(
+    `select conrelid::regclass::text as tbl, conname, pg_get_constraintdef(oid) as def
+     from pg_constraint where contype = 'f' and conrelid::regclass::text = any($1)`,
+    [tables],
+  );
+  await run('begin');
+  try {
+    for (const statement of citusDistributionSteps(fks as ForeignKey[], placed)) {
+      await run(statement);
+    }
+    await run('commit');
+  } catch (err) {
+    await run('rollback');
+    throw err;
+  }
+  return true;
+}
+
+/** The statements of distributeOnCitus, for the tables not placed yet. */
+export function citusDistributionSteps(fks: ForeignKey[], placed: Set<string>): string[] {
+  const steps = ['SET LOCAL citus.enable_unsafe_triggers = on'];
+  for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
+  if (!placed.has('contacts')) steps.push(...CITUS_CONTACT_STATS_SQL);
+  for (const t of REFERENCE_TABLES) {
+    if (!placed.has(t)) steps.push(`SELECT create_reference_table('${t}')`);
+  }
+  const [first, ...rest] = Object.entries(DISTRIBUTED_TABLES);
+  for (const [table, column] of [first!, ...rest]) {
+    if (placed.has(table)) continue;
+    const colocate = table === first![0] ? '' : `, colocate_with => '${first![0]}'`;
+    steps.push(`SELECT create_distributed_table('${table}', '${column}'${colocate})`);
+  }
+  for (const fk of fks)
+    steps.push(`ALTER TABLE ${fk.tbl} ADD CONSTRAINT "${fk.conname}" ${fk.def}`);
+  return steps;
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { citusDistributionSteps } from '../../src/infra/db/citusDistribution.js';
+import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from '../../src/infra/db/distribution.js';
+
+const fk = {
+  tbl: 'contacts',
+  conname: 'contacts_bot_fk',
+  def: 'FOREIGN KEY (owner_id, bot_id) REFERENCES bots(owner_id, id)',
+};
+
+/** The order Citus accepts (checked on a three-node cluster, docs/scaling.md). */
+describe('the Citus distribution step', () => {
+  it('drops the foreign keys, places reference then distributed tables, adds the keys back', () => {
+    const steps = citusDistributionSteps([fk], new Set());
+    const at = (needle: string) => steps.findIndex((s) => s.includes(needle));
+    expect(steps[0]).toBe('SET LOCAL citus.enable_unsafe_triggers = on');
+    expect(at('DROP CONSTRAINT "contacts_bot_fk"')).toBeLessThan(at('create_reference_table'));
+    expect(at(`create_reference_table('${REFERENCE_TABLES.at(-1)}')`)).toBeLessThan(
+      at('create_distributed_table'),
+    );
+    expect(steps).toContain("SELECT create_distributed_table('bots', 'owner_id')");
+    expect(steps.filter((s) => s.includes("colocate_with => 'bots'"))).toHaveLength(
+      Object.keys(DISTRIBUTED_TABLES).length - 1,
+    );
+    // the transition-table triggers are gone before contacts is distributed
+    expect(at('DROP TRIGGER IF EXISTS contacts_stats_insert')).toBeLessThan(
+      at("create_distributed_table('contacts'"),
+    );
+    expect(steps.at(-1)).toBe(`ALTER TABLE contacts ADD CONSTRAINT "contacts_bot_fk" ${fk.def}`);
+  });
+
+  it('places only the tables not placed yet', () => {
+    const placed = new Set([...REFERENCE_TABLES, 'bots', 'contacts']);
+    const steps = citusDistributionSteps([], placed);
+    expect(steps.some((s) => s.includes('create_reference_table'))).toBe(false);
+    expect(steps.some((s) => s.includes("'bots', 'owner_id')"))).toBe(false);
+    expect(steps.some((s) => s.includes('contacts_stats'))).toBe(false);
+    expect(steps).toContain(
+      "SELECT create_distributed_table('list_items', 'owner_id', colocate_with => 'bots')",
+    );
+  });
+});
