@@ -81,6 +81,11 @@ export async function loadSweepData(
     const account = await createAccount(db, { email: `sweep-${Date.now()}@bench.test` });
     const project = await createProject(db, account.id, 'sweep');
     await createBot(db, project.uuid, 'sweep');
+    const makeList = async (projectUuid: string, ownerId: number, name: string) => {
+      const id = uuidv7();
+      await db.insert(listSchemas).values({ id, projectUuid, ownerId, name, fields: FIELDS });
+      return id;
+    };
     const others: OtherLists = { ids: [], owners: [] };
     const owners = [];
     for (let o = 0; o < Math.min(OTHER_OWNERS, otherRecords); o++) {
@@ -89,15 +94,7 @@ export async function loadSweepData(
     }
     for (let l = 0; l < Math.ceil(otherRecords / OTHER_LIST_SIZE); l++) {
       const owner = owners[l % owners.length]!;
-      const id = uuidv7();
-      await db.insert(listSchemas).values({
-        id,
-        projectUuid: owner.project,
-        ownerId: owner.id,
-        name: `other ${l}`,
-        fields: FIELDS,
-      });
-      others.ids.push(id);
+      others.ids.push(await makeList(owner.project, owner.id, `other ${l}`));
       others.owners.push(owner.id);
     }
     const cipher = createFieldCipher(ENCRYPTION_KEY);
@@ -107,14 +104,7 @@ export async function loadSweepData(
     const total = sizes.reduce((a, b) => a + b, 0);
     let placed = 0;
     for (const size of sizes) {
-      const id = uuidv7();
-      await db.insert(listSchemas).values({
-        id,
-        projectUuid: project.uuid,
-        ownerId: account.id,
-        name: `sweep ${size}`,
-        fields: FIELDS,
-      });
+      const id = await makeList(project.uuid, account.id, `sweep ${size}`);
       lists[size] = id;
       items[size] = [];
       for (let start = 0; start < size; start += BATCH) {
