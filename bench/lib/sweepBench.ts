@@ -1,267 +1,62 @@
 /**
  * The selectivity sweep (run by scenarios/sweep.ts and by the suite): getListItems with an
- * exact total at every filter selectivity from 0.1 % to 50 %, against a "plain table" twin —
- * the same records in a table of typed columns with one b-tree per column, queried by raw SQL
- * (a page query and a count, as a generic REST layer over a table sends them) through
- * node-postgres at the same concurrency.
+ * exact total at every filter selectivity from 0.1 % to 50 %, one condition and two or three
+ * combined (lib/sweepShapes.ts), against a "plain table" twin — the same records in a table
+ * of typed columns with one b-tree per column, queried by raw SQL (a page query and a count,
+ * as a generic REST layer over a table sends them) through node-postgres at the same
+ * concurrency.
  *
  * Cases: "repeated" (the same filter on every request), "first" (a filter the service has
- * not answered before: a second server with LIST_CACHE_ROWS=0, so nothing is remembered) and
+ * not answered before: a second server with LIST_CACHE_ROWS=0, so nothing is remembered),
  * "writes" (one updateListItem per 20 reads, each bumping the list's version; the twin runs
- * one UPDATE per 20 reads). Results: sweep.md and sweep.json in `outDir`.
+ * one UPDATE per 20 reads) and "inserts20", "inserts5" (one addListItem per 20 or per 5
+ * reads; the twin INSERTs into its table; the inserted records are deleted after each point
+ * so the list keeps its size). With `otherRecords` the table also holds that many records of
+ * other lists of other owners, and so does each twin's. Results: sweep.md and sweep.json in
+ * `outDir`.
  */
 import os from 'node:os';
 import pg from 'pg';
-import pino from 'pino';
-import { uuidv7 } from 'uuidv7';
-import { connectPostgres, queryRows } from '../../src/infra/db/client.js';
-import { listSchemas, type StoredField } from '../../src/infra/db/schema/listSchemas.js';
-import { createFieldCipher } from '../../src/lists/encryption/cipher.js';
-import { toStoredChanges } from '../../src/lists/items/storedRow.js';
-import { validateData } from '../../src/lists/items/validateData.js';
-import { assignSlots } from '../../src/lists/slots.js';
-import { createAccount } from '../../src/operator/operatorAccounts.js';
-import { createBot } from '../../src/operator/operatorBots.js';
-import { createProject } from '../../src/operator/operatorProjects.js';
-import { sql } from 'drizzle-orm';
-import { BENCH_SERVER, benchDatabase, bulkLoadClient } from './database.js';
-import { ENCRYPTION_KEY, fieldInput as field } from './dataset.js';
+import { loadHttp, closedLoop, type HttpRequest, type LoadResult } from './load.js';
 import { writeReportFiles } from './reportFiles.js';
-import { closedLoop, loadHttp, type HttpRequest, type LoadResult } from './load.js';
 import { benchServiceEnv, startServer, startServers, type ServerProcess } from './serverProcess.js';
+import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
+import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
 
 export const SELECTIVITIES = [0.001, 0.01, 0.05, 0.1, 0.5] as const;
 const LIMIT = 50;
 const CONNECTIONS = 10;
-/** reads per write in the "writes" case */
-const READS_PER_WRITE = 20;
-/** bump when the generated records change: the sweep's database is then rebuilt */
-const DATA_VERSION = 1;
 
-/** Ten typed fields: three strings, two numbers, money, bool, date, datetime, contact. */
-const FIELDS = assignSlots([
-  field('city', 'string'),
-  field('segment', 'string'),
-  field('note', 'string'),
-  field('amount', 'number'),
-  field('rank', 'number'),
-  field('price', 'money', { currency: 'USD' }),
-  field('flag', 'bool'),
-  field('day', 'date'),
-  field('at', 'datetime'),
-  field('contact', 'contact'),
-]) as StoredField[];
-
-/** `city` takes `c0.1`, `c1`, `c5`, `c10`, `c50` on exactly that share of records. */
-const CITY_TIERS: [number, string][] = [
-  [1, 'c0.1'],
-  [11, 'c1'],
-  [61, 'c5'],
-  [161, 'c10'],
-  [661, 'c50'],
-];
-const cityValue = (s: number) => `c${s * 100}`;
-const DAY0 = Date.UTC(2020, 0, 1);
-const DAYS = 1000;
-const isoDay = (n: number) => new Date(DAY0 + n * 86_400_000).toISOString().slice(0, 10);
-
-/** Record k: `city` by a scrambled per-mille, `amount` uniform on 0…999,999, `day` on 1000 days. */
-function recordInput(k: number) {
-  const perMille = Math.imul(k, 2654435761) >>> 0;
-  const r = perMille % 1000;
-  const city = CITY_TIERS.find(([below]) => r < below)?.[1] ?? `x${r}`;
-  const amount = (Math.imul(k, 7919) >>> 0) % 1_000_000;
-  return {
-    city,
-    segment: `s${k % 100}`,
-    note: `note ${k}`,
-    amount,
-    rank: (Math.imul(k, 104729) >>> 0) % 1_000_000,
-    price: ((k * 31) % 100_000) / 100,
-    flag: k % 2 === 0,
-    day: isoDay((Math.imul(k, 6151) >>> 0) % DAYS),
-    at: new Date(DAY0 + k * 1000).toISOString(),
-    contact: 1 + (k % 1000),
-  };
-}
-
-interface Shape {
-  name: string;
-  /** the filter matching `selectivity` of the records; `variant` shifts a range bound */
-  filters: (s: number) => Record<string, string>;
-  orderBy: string;
-  /** the twin's WHERE and ORDER BY with $1 */
-  plainWhere: string;
-  plainValue: (s: number) => string | number;
-  plainOrder: string;
-}
-
-const SHAPES: Shape[] = [
-  {
-    name: 'string =',
-    filters: (s) => ({ city: cityValue(s) }),
-    orderBy: 'rank,desc',
-    plainWhere: 'city = $1',
-    plainValue: (s) => cityValue(s),
-    plainOrder: 'rank desc',
-  },
-  {
-    name: 'number <',
-    filters: (s) => ({ amount: `<,${Math.round(s * 1_000_000)}` }),
-    orderBy: 'day,asc',
-    plainWhere: 'amount < $1',
-    plainValue: (s) => Math.round(s * 1_000_000),
-    plainOrder: 'day asc',
-  },
-  {
-    name: 'date <',
-    filters: (s) => ({ day: `<,${isoDay(Math.round(s * DAYS))}` }),
-    orderBy: 'amount,desc',
-    plainWhere: 'day < $1',
-    plainValue: (s) => isoDay(Math.round(s * DAYS)),
-    plainOrder: 'amount desc',
-  },
-];
-
-interface Loaded {
-  url: string;
-  apiKey: string;
-  /** size → list id */
-  lists: Record<number, string>;
-  /** size → some item ids of that list, for the writes case */
-  items: Record<number, string[]>;
-}
-
-async function loadData(
-  sizes: number[],
-  dbName: string,
-  log: (l: string) => void,
-  rebuild = false,
-): Promise<Loaded> {
-  const { url, created } = await benchDatabase(BENCH_SERVER, dbName, !rebuild);
-  const handle = connectPostgres(url, pino({ level: 'silent' }), { statementTimeoutMs: 3_600_000 });
-  const db = handle.db;
-  const key = JSON.stringify({ DATA_VERSION, sizes });
-  try {
-    await db.execute(
-      sql`create table if not exists sweep_meta (key text primary key, loaded jsonb not null)`,
-    );
-    const [found] = await queryRows<{ loaded: Loaded }>(
-      db,
-      sql`select loaded from sweep_meta where key = ${key}`,
-    );
-    if (found && !created) {
-      log(`reusing the sweep's records in ${dbName}`);
-      return found.loaded;
-    }
-    if (!created) {
-      // loaded for other sizes or an older data set: start from an empty database
-      await handle.close();
-      return loadData(sizes, dbName, log, true);
-    }
-    const started = Date.now();
-    const account = await createAccount(db, { email: `sweep-${Date.now()}@bench.test` });
-    const project = await createProject(db, account.id, 'sweep');
-    await createBot(db, project.uuid, 'sweep');
-    const cipher = createFieldCipher(ENCRYPTION_KEY);
-    const { client, rebuildIndexes } = await bulkLoadClient(url, '512MB');
-    const lists: Record<number, string> = {};
-    const items: Record<number, string[]> = {};
-    const slotNames = ['t1', 't2', 't3', 'n1', 'n2', 'n3', 'd1', 'd2', 'contact_id'] as const;
-    for (const size of sizes) {
-      const id = uuidv7();
-      await db.insert(listSchemas).values({
-        id,
-        projectUuid: project.uuid,
-        ownerId: account.id,
-        name: `sweep ${size}`,
-        fields: FIELDS,
-      });
-      lists[size] = id;
-      items[size] = [];
-      for (let start = 0; start < size; start += 5000) {
-        const cols: Record<string, (string | null)[]> = { id: [], data: [], created: [] };
-        for (const s of slotNames) cols[s] = [];
-        for (let k = start; k < Math.min(size, start + 5000); k++) {
-          const changes = toStoredChanges(
-            FIELDS,
-            validateData(FIELDS, recordInput(k), 'add'),
-            cipher,
-          );
-          const itemId = uuidv7();
-          if (k % Math.max(1, Math.floor(size / 200)) === 0) items[size]!.push(itemId);
-          cols.id!.push(itemId);
-          cols.data!.push(JSON.stringify(changes.data));
-          cols.created!.push(new Date(DAY0 + k * 1000).toISOString());
-          for (const s of slotNames) cols[s]!.push(changes.slots[s] ?? null);
-        }
-        await client.query(
-          `insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, ${slotNames.join(', ')})
-           select id, $1, (select owner_id from list_schemas where id = $1), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
-             $2::text[], $3::jsonb[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
-             $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[], $12::timestamptz[],
-             $13::bigint[]) as u(id, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)`,
-          [id, cols.id, cols.data, cols.created, ...slotNames.map((s) => cols[s])],
-        );
-      }
-      await client.query('update list_schemas set item_count = $1 where id = $2', [size, id]);
-      await buildPlainTwin(client, size, id);
-      log(
-        `  ${size} records and their plain twin in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-      );
-    }
-    await rebuildIndexes();
-    await client.query('vacuum analyze list_items');
-    await client.query('vacuum analyze list_schemas');
-    await client.end();
-    const loaded: Loaded = { url, apiKey: account.api_key, lists, items };
-    await db.execute(
-      sql`insert into sweep_meta (key, loaded) values (${key}, ${JSON.stringify(loaded)}::jsonb)`,
-    );
-    log(`loaded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    return loaded;
-  } finally {
-    await handle.close().catch(() => undefined);
-  }
-}
-
-/** The same records in a table of typed columns, one b-tree per column (the generic layout). */
-async function buildPlainTwin(client: pg.Client, size: number, listId: string) {
-  const table = `plain_${size}`;
-  await client.query(`drop table if exists ${table}`);
-  await client.query(`create table ${table} (
-    id text primary key, city text, segment text, note text, amount numeric, rank numeric,
-    price numeric, flag boolean, day date, at timestamptz, contact bigint,
-    created_at timestamptz not null, updated_at timestamptz not null)`);
-  await client.query(
-    `insert into ${table}
-     select id, t1, t2, t3, n1, n2, n3, (data->>'flag')::boolean, (d1 at time zone 'UTC')::date,
-            d2, contact_id, created_at, updated_at
-     from list_items where schema_id = $1 order by created_at`,
-    [listId],
-  );
-  for (const column of [
-    'city',
-    'segment',
-    'note',
-    'amount',
-    'rank',
-    'price',
-    'flag',
-    'day',
-    'at',
-    'contact',
-  ])
-    await client.query(`create index on ${table} (${column})`);
-  await client.query(`vacuum analyze ${table}`);
-}
-
-export const CASES = ['repeated', 'first', 'writes'] as const;
+export const CASES = ['repeated', 'first', 'writes', 'inserts20', 'inserts5'] as const;
 export type Case = (typeof CASES)[number];
+
+/** The write a case sends among its reads, and after how many reads; none for pure reads. */
+interface Writes {
+  kind: 'update' | 'insert';
+  readsPerWrite: number;
+}
+const WRITES: Partial<Record<Case, Writes>> = {
+  writes: { kind: 'update', readsPerWrite: 20 },
+  inserts20: { kind: 'insert', readsPerWrite: 20 },
+  inserts5: { kind: 'insert', readsPerWrite: 5 },
+};
+const isWrite = (w: Writes | undefined, i: number) =>
+  w !== undefined && i % (w.readsPerWrite + 1) === w.readsPerWrite;
+/** Records the insert cases add are created now; the loaded ones in the sweep's year 2020. */
+const INSERTED_AFTER = '2021-01-01';
+
+/** An inserted record: the k-th record's values (no contact: the sweep holds no contacts). */
+function insertedRecord(k: number) {
+  const record: Partial<ReturnType<typeof recordInput>> = recordInput(k);
+  delete record.contact;
+  return record;
+}
 
 export interface SweepRow {
   shape: string;
   selectivity: number;
+  /** the share of the list the filter matched, as the twin counted it */
+  matched: number;
   size: number;
   case: Case;
   api: LoadResult;
@@ -269,36 +64,78 @@ export interface SweepRow {
   ratio: number;
 }
 
+/** The twin's page query and count for a point, limited to the list when others share its table. */
+function twinQueries(data: SweepData, shape: Shape, size: number) {
+  const table = `plain_${size}`;
+  const where = `${twinScope(data, size)}(${shape.plainWhere})`;
+  return {
+    table,
+    page: `select * from ${table} where ${where} order by ${shape.plainOrder} limit ${LIMIT}`,
+    count: `select count(*) as n from ${table} where ${where}`,
+  };
+}
+
 /** The twin: `connections` workers, each sending a page query then a count, for `seconds`. */
 async function loadPlain(
   pool: pg.Pool,
+  data: SweepData,
   shape: Shape,
   s: number,
   size: number,
-  writes: boolean,
+  writes: Writes | undefined,
   seconds: number,
 ): Promise<LoadResult> {
-  const table = `plain_${size}`;
-  const page = `select * from ${table} where ${shape.plainWhere} order by ${shape.plainOrder} limit ${LIMIT}`;
-  const count = `select count(*) from ${table} where ${shape.plainWhere}`;
-  const ids = (await pool.query<{ id: string }>(`select id from ${table} limit 200`)).rows.map(
-    (r) => r.id,
-  );
+  const { table, page, count } = twinQueries(data, shape, size);
+  const ids = (
+    await pool.query<{ id: string }>(
+      `select id from ${table} where ${twinScope(data, size)}true limit 200`,
+    )
+  ).rows.map((r) => r.id);
+  const values = shape.plainValues(s);
+  const listColumn = data.otherRecords > 0 ? 'list_id, ' : '';
+  const listValue = data.otherRecords > 0 ? `'${data.lists[size]!}', ` : '';
   const { result } = await closedLoop(CONNECTIONS, seconds, async (i) => {
-    if (writes && i % (READS_PER_WRITE + 1) === READS_PER_WRITE) {
+    if (writes?.kind === 'update' && isWrite(writes, i)) {
       await pool.query(`update ${table} set note = $1, updated_at = now() where id = $2`, [
         `w${i}`,
         ids[i % ids.length],
       ]);
+    } else if (writes?.kind === 'insert' && isWrite(writes, i)) {
+      const r = insertedRecord(size + i);
+      await pool.query(
+        `insert into ${table} (id, ${listColumn}city, segment, note, amount, rank, price, flag, day, at,
+                               created_at, updated_at)
+         values ($1, ${listValue}$2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now())`,
+        [
+          `ins-${i}-${process.hrtime.bigint()}`,
+          r.city,
+          r.segment,
+          r.note,
+          r.amount,
+          r.rank,
+          r.price,
+          r.flag,
+          r.day,
+          r.at,
+        ],
+      );
     } else {
-      await pool.query(page, [shape.plainValue(s)]);
-      await pool.query(count, [shape.plainValue(s)]);
+      await pool.query(page, values);
+      await pool.query(count, values);
     }
   });
+  if (writes?.kind === 'insert') await pool.query(`delete from ${table} where id like 'ins-%'`);
   return result;
 }
 
-function apiRequests(shape: Shape, s: number, listId: string, items: string[], writes: boolean) {
+function apiRequests(
+  shape: Shape,
+  s: number,
+  size: number,
+  listId: string,
+  items: string[],
+  writes: Writes | undefined,
+) {
   const read: HttpRequest = {
     method: 'POST',
     path: '/api/v1/getListItems',
@@ -309,14 +146,40 @@ function apiRequests(shape: Shape, s: number, listId: string, items: string[], w
       limit: LIMIT,
     }),
   };
-  return (i: number): HttpRequest =>
-    writes && i % (READS_PER_WRITE + 1) === READS_PER_WRITE
+  return (i: number): HttpRequest => {
+    if (!isWrite(writes, i)) return read;
+    return writes!.kind === 'update'
       ? {
           method: 'POST',
           path: '/api/v1/updateListItem',
           body: JSON.stringify({ item_id: items[i % items.length], data: { note: `w${i}` } }),
         }
-      : read;
+      : {
+          method: 'POST',
+          path: '/api/v1/addListItem',
+          body: JSON.stringify({ schema_id: listId, data: insertedRecord(size + i) }),
+        };
+  };
+}
+
+/** Deletes what an insert case added to the list, through the API, so the list keeps its size. */
+async function deleteInserted(pool: pg.Pool, data: SweepData, size: number, serverUrl: string) {
+  const listId = data.lists[size]!;
+  const ids = (
+    await pool.query<{ id: string }>(
+      `select id from list_items where schema_id = $1 and created_at > $2`,
+      [listId, INSERTED_AFTER],
+    )
+  ).rows.map((r) => r.id);
+  for (let from = 0; from < ids.length; from += 1000) {
+    const response = await fetch(`${serverUrl}/api/v1/deleteListItems`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${data.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ schema_id: listId, item_ids: ids.slice(from, from + 1000) }),
+    });
+    if (!response.ok)
+      throw new Error(`deleteListItems: ${response.status} ${await response.text()}`);
+  }
 }
 
 export interface SweepOptions {
@@ -326,21 +189,26 @@ export interface SweepOptions {
   port: number;
   outDir: string;
   log: (line: string) => void;
-  /** a subset of the cases (all three by default) */
+  /** a subset of the cases (all by default) */
   cases?: readonly Case[];
   /** a subset of SELECTIVITIES (all by default) */
   selectivities?: readonly number[];
+  /** records of other lists of other owners in the same table (none by default) */
+  otherRecords?: number;
 }
 
 export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
-  const loaded = await loadData(o.sizes, o.smoke ? 'lk_sweep_smoke' : 'lk_sweep', o.log);
-  const env = benchServiceEnv(loaded.url);
+  const otherRecords = o.otherRecords ?? 0;
+  const dbName =
+    (o.smoke ? 'lk_sweep_smoke' : 'lk_sweep') + (otherRecords > 0 ? `_o${otherRecords}` : '');
+  const data = await loadSweepData(o.sizes, dbName, otherRecords, o.log);
+  const env = benchServiceEnv(data.url);
   const [cached, uncached] = (await startServers([
     () => startServer({ env: { ...env, LIST_CACHE_ROWS: '50000' }, port: o.port }),
     () => startServer({ env: { ...env, LIST_CACHE_ROWS: '0' }, port: o.port + 1 }),
   ])) as [ServerProcess, ServerProcess];
   const servers = { cached, uncached };
-  const pool = new pg.Pool({ connectionString: loaded.url, max: CONNECTIONS });
+  const pool = new pg.Pool({ connectionString: data.url, max: CONNECTIONS });
   const rows: SweepRow[] = [];
   /** points where a side answered nothing or failed: the run is not a measurement then */
   const failed: string[] = [];
@@ -350,32 +218,45 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
     for (const size of o.sizes) {
       for (const shape of SHAPES) {
         for (const s of o.selectivities ?? SELECTIVITIES) {
+          const { count } = twinQueries(data, shape, size);
+          const counted = await pool.query<{ n: string }>(count, shape.plainValues(s));
+          const matched = Number(counted.rows[0]!.n) / size;
           const plainReads = await measure(
-            () => loadPlain(pool, shape, s, size, false, o.seconds),
-            () => loadPlain(pool, shape, s, size, false, warm),
+            () => loadPlain(pool, data, shape, s, size, undefined, o.seconds),
+            () => loadPlain(pool, data, shape, s, size, undefined, warm),
           );
-          const plainWrites = cases.includes('writes')
-            ? await measure(() => loadPlain(pool, shape, s, size, true, o.seconds), null)
-            : plainReads;
+          /** the twin under each write mix the chosen cases need, measured once per point */
+          const plainWith = new Map<Case, LoadResult>();
+          for (const c of cases) {
+            const writes = WRITES[c];
+            if (writes)
+              plainWith.set(
+                c,
+                await measure(() => loadPlain(pool, data, shape, s, size, writes, o.seconds), null),
+              );
+          }
           for (const c of cases) {
             const server = c === 'first' ? servers.uncached : servers.cached;
             const next = apiRequests(
               shape,
               s,
-              loaded.lists[size]!,
-              loaded.items[size]!,
-              c === 'writes',
+              size,
+              data.lists[size]!,
+              data.items[size]!,
+              WRITES[c],
             );
             const run = (seconds: number) =>
-              loadHttp(server.url, loaded.apiKey, next, CONNECTIONS, seconds);
+              loadHttp(server.url, data.apiKey, next, CONNECTIONS, seconds);
             const api = await measure(
               () => run(o.seconds),
               () => run(warm),
             );
-            const plain = c === 'writes' ? plainWrites : plainReads;
+            if (WRITES[c]?.kind === 'insert') await deleteInserted(pool, data, size, server.url);
+            const plain = plainWith.get(c) ?? plainReads;
             const row = {
               shape: shape.name,
               selectivity: s,
+              matched,
               size,
               case: c,
               api,
@@ -394,7 +275,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
     await pool.end();
     await Promise.all(Object.values(servers).map((sv) => sv.stop()));
   }
-  await writeReport(rows, o);
+  await writeReport(rows, o, otherRecords);
   if (failed.length > 0)
     throw new Error(`${failed.length} sweep points failed:\n${failed.join('\n')}`);
   return rows;
@@ -409,27 +290,61 @@ const pct = (s: number) => `${+(s * 100).toFixed(1)} %`;
 
 function formatRow(r: SweepRow): string {
   return [
-    `${r.shape.padEnd(9)} ${pct(r.selectivity).padStart(6)} @${String(r.size).padEnd(8)} ${r.case.padEnd(8)}`,
+    `${r.shape.padEnd(13)} ${pct(r.selectivity).padStart(6)} (${pct(r.matched).padStart(6)}) @${String(r.size).padEnd(8)} ${r.case.padEnd(9)}`,
     `api ${r.api.rps.toFixed(0).padStart(6)} req/s p99 ${r.api.p99.toFixed(1).padStart(6)}`,
     `plain ${r.plain.rps.toFixed(0).padStart(6)} req/s p99 ${r.plain.p99.toFixed(1).padStart(6)}`,
     `ratio ${r.ratio.toFixed(2)}`,
   ].join(' | ');
 }
 
-async function writeReport(rows: SweepRow[], o: SweepOptions) {
+/** One table per case and size: API/plain by shape (rows) and selectivity (columns). */
+function ratioGrids(rows: SweepRow[]): string[] {
+  const lines: string[] = [];
+  const selectivities = [...new Set(rows.map((r) => r.selectivity))];
+  for (const size of new Set(rows.map((r) => r.size))) {
+    for (const c of CASES) {
+      const of = rows.filter((r) => r.size === size && r.case === c);
+      if (of.length === 0) continue;
+      lines.push(
+        `### ${c}, ${size} records: API/plain (API p99 / plain p99 ms)`,
+        '',
+        `| shape | ${selectivities.map(pct).join(' | ')} |`,
+        `| --- | ${selectivities.map(() => '---').join(' | ')} |`,
+      );
+      for (const shape of new Set(of.map((r) => r.shape))) {
+        const cells = selectivities.map((s) => {
+          const r = of.find((x) => x.shape === shape && x.selectivity === s);
+          return r
+            ? `${r.ratio < 1 ? '**' : ''}${r.ratio.toFixed(2)}${r.ratio < 1 ? '**' : ''} (${r.api.p99.toFixed(0)} / ${r.plain.p99.toFixed(0)})`
+            : '';
+        });
+        lines.push(`| ${shape} | ${cells.join(' | ')} |`);
+      }
+      lines.push('');
+    }
+  }
+  return lines;
+}
+
+async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: number) {
   const lines = [
     '# Selectivity sweep',
     '',
-    `getListItems (limit ${LIMIT}, exact total) against the plain-table twin queried by raw SQL, ${CONNECTIONS} connections, ${o.seconds} s per point; load average ${os
+    `getListItems (limit ${LIMIT}, exact total) against the plain-table twin queried by raw SQL, ${CONNECTIONS} connections, ${o.seconds} s per point; ${otherRecords} records of other lists in the same tables; load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} at the end. Written by \`npm run bench:sweep\`.`,
     '',
-    '| shape | selectivity | records | case | API req/s | API p99 ms | plain req/s | plain p99 ms | API/plain |',
-    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    '## API/plain per case (bold: the API slower than the twin)',
+    '',
+    ...ratioGrids(rows),
+    '## Every point',
+    '',
+    '| shape | selectivity | matched | records | case | API req/s | API p99 ms | plain req/s | plain p99 ms | API/plain |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.shape} | ${pct(r.selectivity)} | ${r.size} | ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p99.toFixed(1)} | ${r.plain.rps.toFixed(0)} | ${r.plain.p99.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+        `| ${r.shape} | ${pct(r.selectivity)} | ${pct(r.matched)} | ${r.size} | ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p99.toFixed(1)} | ${r.plain.rps.toFixed(0)} | ${r.plain.p99.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
     ),
     '',
   ];

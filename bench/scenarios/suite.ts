@@ -181,6 +181,8 @@ async function main() {
     await runSweep({
       sizes: SMOKE ? [2000] : [10_000, 100_000, 1_000_000],
       seconds: SMOKE ? 0.5 : 3,
+      // two selectivities keep the smoke run's every shape and case short enough for CI
+      selectivities: SMOKE ? [0.01, 0.5] : undefined,
       smoke: SMOKE,
       port: PORT + 4,
       outDir: OUT,

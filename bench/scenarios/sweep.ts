@@ -1,7 +1,7 @@
 /**
  * `npm run bench:sweep`: the selectivity sweep on its own (lib/sweepBench.ts says what it
  * measures). Results: docs/bench/sweep.md and sweep.json; the temp directory with --smoke or
- * with a part of the sweep (--cases, --selectivities), which is not the sweep docs/bench holds.
+ * with a part of the sweep (--cases, --selectivities) or other lists' records (--other-records), which is not the sweep docs/bench holds.
  */
 import { benchArgs } from '../lib/args.js';
 import { runEntry } from '../lib/entry.js';
@@ -18,6 +18,8 @@ const args = benchArgs({
     seconds: 'N  seconds per point (default 3; 0.5 with --smoke)',
     cases: `LIST  a part of ${CASES.join(',')} (default all)`,
     selectivities: `LIST  a part of ${SELECTIVITIES.join(',')} (default all)`,
+    'other-records':
+      'N  records of other lists of other owners in the same table and in each twin (default 0; its own database)',
     port: 'N  the first of the two servers’ ports (default from the process id)',
   },
 });
@@ -32,7 +34,8 @@ const offTier = selectivities?.filter((x) => !(SELECTIVITIES as readonly number[
 if (offTier && offTier.length > 0) {
   throw new Error(`--selectivities takes ${SELECTIVITIES.join(',')}; not ${offTier.join(',')}`);
 }
-const subset = cases !== undefined || selectivities !== undefined;
+const subset =
+  cases !== undefined || selectivities !== undefined || args.text('other-records') !== undefined;
 runEntry(() =>
   runSweep({
     sizes: (args.list('sizes') ?? (smoke ? ['2000'] : ['10000', '100000', '1000000'])).map(Number),
@@ -43,5 +46,6 @@ runEntry(() =>
     log: (line) => console.log(line),
     cases: cases as Case[] | undefined,
     selectivities,
+    otherRecords: args.number('other-records', 0),
   }),
 );
