@@ -5,7 +5,7 @@ import pino from 'pino';
 import { buildApp } from '../../src/app.js';
 import type { AppDeps } from '../../src/appDeps.js';
 import { loadConfig, type Config } from '../../src/config.js';
-import type { Database } from '../../src/infra/db/client.js';
+import { connectPostgres, type Database } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
@@ -87,4 +87,32 @@ async function waitForRedis(deps: AppDeps): Promise<void> {
   }
   // the key cache subscription comes up right after; give it a moment
   await new Promise((r) => setTimeout(r, 30));
+}
+
+/**
+ * A second app beside `t` (its config, Redis keys under `redisScope`) whose Postgres is
+ * `databaseUrl`: one that does not answer, or a database that is not there. Close it after.
+ */
+export function appOnOtherPostgres(t: TestApp, databaseUrl: string, redisScope = 'down') {
+  const handle = connectPostgres(databaseUrl, pino({ level: 'silent' }));
+  const runtime = createRuntime(t.config, handle, pino({ level: 'silent' }), {
+    redisPrefix: `${t.deps.redisPrefix}${redisScope}:`,
+  });
+  const app = buildApp(runtime.deps, { logStream: { write: () => undefined } });
+  return {
+    app,
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}
+
+/** What a CLI run next to the test app `t` is given: its database, the test key and Redis. */
+export function cliEnvBeside(t: { database: { url: string } }): Record<string, string> {
+  return {
+    DATABASE_URL: t.database.url,
+    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    REDIS_URL: TEST_REDIS_URL,
+  };
 }

@@ -3,9 +3,8 @@ import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { accounts, projectMembers, projects } from '../../src/infra/db/schema/index.js';
 import { call } from '../helpers/call.js';
-import { TEST_REDIS_URL } from '../helpers/env.js';
 import { ensureBuilt, runCli, type RunResult } from '../helpers/processes.js';
-import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
+import { cliEnvBeside } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 // The operator CLI (docs/operations.md, "Operator CLI") run as a separate process on the
@@ -16,11 +15,7 @@ let counter = 0;
 const t = testAppForFile();
 beforeAll(async () => {
   await ensureBuilt();
-  env = {
-    DATABASE_URL: t.database.url,
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    REDIS_URL: TEST_REDIS_URL,
-  };
+  env = cliEnvBeside(t);
 }, 180_000);
 
 const cli = (...args: string[]) => runCli(args, env);

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
-import { TEST_REDIS_URL } from '../helpers/env.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
-import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
+import { cliEnvBeside } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 // `contact import` run as the operator runs it: the built CLI, next to a running app.
@@ -15,11 +14,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'lk-contact-import-'));
 const t = testAppForFile({ tenants: ['owner'] });
 beforeAll(async () => {
   await ensureBuilt();
-  env = {
-    DATABASE_URL: t.database.url,
-    ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    REDIS_URL: TEST_REDIS_URL,
-  };
+  env = cliEnvBeside(t);
 }, 180_000);
 
 function ndjson(name: string, lines: (string | object)[]): string {

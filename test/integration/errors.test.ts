@@ -1,10 +1,7 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { connectPostgres } from '../../src/infra/db/client.js';
-import { createRuntime } from '../../src/runtime.js';
 import { call } from '../helpers/call.js';
 import { probeAppForFile } from '../helpers/probeMethods.js';
+import { appOnOtherPostgres } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 const t = testAppForFile({ tenants: ['tenant'] });
@@ -215,14 +212,7 @@ describe('unexpected failures (the error rules: 500 {error, request_id}, logged 
 
 describe('Postgres unreachable (docs/decisions.md: 503 JSON with Retry-After)', () => {
   it('answers 503 with Retry-After, and /readyz says not ready', async () => {
-    const unreachable = connectPostgres(
-      'postgres://postgres@127.0.0.1:1/nowhere',
-      pino({ level: 'silent' }),
-    );
-    const runtime = createRuntime(t.config, unreachable, pino({ level: 'silent' }), {
-      redisPrefix: `${t.deps.redisPrefix}down:`,
-    });
-    const app = buildApp(runtime.deps, { logStream: { write: () => undefined } });
+    const { app, close } = appOnOtherPostgres(t, 'postgres://postgres@127.0.0.1:1/nowhere');
     try {
       const res = await call(app, 'getMe', {}, { key: t.tenant.apiKey });
       expect(res.status).toBe(503);
@@ -234,8 +224,7 @@ describe('Postgres unreachable (docs/decisions.md: 503 JSON with Retry-After)', 
       expect(ready.statusCode).toBe(503);
       expect(ready.json()).toMatchObject({ postgres: false });
     } finally {
-      await app.close();
-      await runtime.close();
+      await close();
     }
   });
 });

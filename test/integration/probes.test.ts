@@ -1,9 +1,5 @@
-import pino from 'pino';
 import { describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/app.js';
-import { connectPostgres } from '../../src/infra/db/client.js';
-import { createRuntime } from '../../src/runtime.js';
-import { startTestApp } from '../helpers/testApp.js';
+import { appOnOtherPostgres, startTestApp } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1' } });
@@ -46,39 +42,27 @@ describe('probes (/healthz and /readyz)', () => {
   });
 
   it('answers /readyz with 503 when Postgres is unreachable, /healthz still 200', async () => {
-    const unreachable = connectPostgres(
-      'postgres://postgres@127.0.0.1:1/nowhere',
-      pino({ level: 'silent' }),
-    );
-    const runtime = createRuntime(t.config, unreachable, pino({ level: 'silent' }), {
-      redisPrefix: `${t.deps.redisPrefix}down:`,
-    });
-    const app = buildApp(runtime.deps, { logStream: { write: () => undefined } });
+    const { app, close } = appOnOtherPostgres(t, 'postgres://postgres@127.0.0.1:1/nowhere');
     try {
       const ready = await app.inject({ url: '/readyz' });
       expect(ready.statusCode).toBe(503);
       expect(ready.json()).toMatchObject({ status: 'unavailable', postgres: false });
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
     } finally {
-      await app.close();
-      await runtime.close();
+      await close();
     }
   });
 
   it('answers /readyz with 503 when the database it points at is gone', async () => {
-    const missing = connectPostgres(
+    const { app, close } = appOnOtherPostgres(
+      t,
       t.database.url.replace(/\/[^/]+$/, '/lk_no_such_database'),
-      pino({ level: 'silent' }),
+      'gone',
     );
-    const runtime = createRuntime(t.config, missing, pino({ level: 'silent' }), {
-      redisPrefix: `${t.deps.redisPrefix}gone:`,
-    });
-    const app = buildApp(runtime.deps, { logStream: { write: () => undefined } });
     try {
       expect((await app.inject({ url: '/readyz' })).statusCode).toBe(503);
     } finally {
-      await app.close();
-      await runtime.close();
+      await close();
     }
   });
 });
