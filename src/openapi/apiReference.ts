@@ -175,8 +175,16 @@ function propertyRows(
 ): string[] {
   const properties = (schema.properties ?? {}) as Record<string, JsonSchema>;
   const required = new Set((schema.required ?? []) as string[]);
+  // a property ignored under a condition keeps its rule in `else` (jsonSchema.ts, onlyUnless)
+  const conditional = Object.assign(
+    {},
+    ...[schema, ...((schema.allOf ?? []) as JsonSchema[])].map(
+      (s) => (s.else as JsonSchema | undefined)?.properties ?? {},
+    ),
+  ) as Record<string, JsonSchema>;
   const rows: string[] = [];
-  for (const [key, property] of Object.entries(properties)) {
+  for (const [key, listed] of Object.entries(properties)) {
+    const property = { ...conditional[key], ...listed };
     const name = `${prefix}${key}`;
     const meaning = [rules(property), property.description as string | undefined]
       .filter(Boolean)
@@ -229,6 +237,15 @@ function blankable(schema: JsonSchema): JsonSchema | undefined {
 const isBlankBranch = (b: JsonSchema) =>
   b.type === 'null' || (b.type === 'string' && b.pattern === BLANK_TEXT_PATTERN);
 
+/**
+ * An object that may also arrive as the array of its indexes (`data[0]=…`) is an object to a
+ * reader: the itemless array branch beside an object branch is that encoding, not a type.
+ */
+function withoutIndexedForms(branches: JsonSchema[]): JsonSchema[] {
+  if (!branches.some((b) => b.type === 'object')) return branches;
+  return branches.filter((b) => !(b.type === 'array' && b.items === undefined));
+}
+
 function typeText(schema: JsonSchema, schemas: Record<string, JsonSchema>): string {
   const value = blankable(schema);
   if (value) return typeText(value, schemas);
@@ -242,7 +259,8 @@ function typeText(schema: JsonSchema, schemas: Record<string, JsonSchema>): stri
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = schema[key];
     if (Array.isArray(branches)) {
-      return [...new Set(branches.map((b) => typeText(b as JsonSchema, schemas)))].join(' or ');
+      const shown = withoutIndexedForms(branches as JsonSchema[]);
+      return [...new Set(shown.map((b) => typeText(b, schemas)))].join(' or ');
     }
   }
   if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;

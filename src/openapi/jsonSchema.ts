@@ -171,6 +171,14 @@ function collect(
     if (!found.has(name))
       found.set(name, { schema: property, required: mayRequire && required.has(name) });
   }
+  // A property ignored under a condition (onlyUnless) keeps its rule in `else`: a parameter
+  // listed alone cannot say "ignored when", so it shows the rule it has when it counts.
+  const conditional = (schema.else as JsonSchema | undefined)?.properties as
+    Record<string, JsonSchema> | undefined;
+  for (const [name, rule] of Object.entries(conditional ?? {})) {
+    const listed = found.get(name);
+    if (listed) listed.schema = { ...rule, ...listed.schema };
+  }
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
     const branches = schema[key];
     if (!Array.isArray(branches)) continue;

@@ -2175,7 +2175,7 @@ export interface operations {
     parameters: {
       query: {
         bot_id?: number | null | string;
-        project_uuid?: unknown;
+        project_uuid?: string | null;
         name: string;
         fields:
           | {
@@ -3758,9 +3758,9 @@ export interface operations {
         date_from?: number | null | string;
         date_to?: number | null | string;
         /** @description Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode */
-        count?: unknown;
+        count?: number | null | string;
         /** @description Page mode: the page, 1 to 1000000000 (default 1); ignored in offset mode */
-        page?: unknown;
+        page?: number | null | string;
         offset?: number | null | string;
         limit?: number | null | string;
         with?: unknown;
