@@ -109,7 +109,7 @@ async function filteredTotal(
   selection: string,
   target: TotalTarget,
 ): Promise<number> {
-  const now = await currentTotal(target, cache.enabled ? cache.latestTotal(selection) : undefined);
+  const now = await currentTotal(target, cache.latestTotal(selection));
   cache.rememberLatest(selection, now);
   return now.total;
 }
