@@ -38,6 +38,8 @@ const TSC = path.join(ROOT, 'node_modules/typescript/bin/tsc');
 /** The browser console's entry; where it exists, a build also bundles it (console-bundle.mjs). */
 const CONSOLE_ENTRY = path.join(SRC, 'console/web/consoleMain.ts');
 const CONSOLE_BUNDLE = path.join(DIST, 'console-web/console.js');
+/** The operator CLI as one bundle (cli-bundle.mjs), what bin/listkeeper.js runs. */
+const CLI_BUNDLE = path.join(DIST, 'cli-bundle/cliMain.js');
 /** Besides src/: files that change what tsc emits (compiler options, module type, versions). */
 const INPUT_FILES = ['tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 /** Longer than any real build on a loaded machine; past it a waiter gives up instead of hanging. */
@@ -68,6 +70,7 @@ function isStale() {
   const stamp = mtimeOf(STAMP);
   if (stamp === 0) return true;
   if (existsSync(CONSOLE_ENTRY) && mtimeOf(CONSOLE_BUNDLE) === 0) return true;
+  if (mtimeOf(CLI_BUNDLE) === 0) return true;
   let newest = newestUnder(SRC);
   for (const file of INPUT_FILES) newest = Math.max(newest, mtimeOf(path.join(ROOT, file)));
   // `>=`: on a file system with coarse timestamps an edit in the build's first second ties
@@ -177,6 +180,12 @@ async function build() {
     } catch (err) {
       return fail(`console bundle: ${err instanceof Error ? err.message : String(err)}`);
     }
+  }
+  try {
+    const { bundleCli } = await import('./cli-bundle.mjs');
+    await bundleCli();
+  } catch (err) {
+    return fail(`CLI bundle: ${err instanceof Error ? err.message : String(err)}`);
   }
   writeFileSync(STAMP, '');
   utimesSync(STAMP, started, started);

@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
+
+import { projectRoot } from '../shared/projectRoot.js';
 
 /** Where the build (scripts/consoleBundle.mjs) writes the console's bundle. */
 export const CONSOLE_BUNDLE_DIR = path.join('dist', 'console-web');
@@ -18,20 +19,6 @@ export interface ConsoleAsset {
 export interface ConsoleAssets {
   script: ConsoleAsset;
   style: ConsoleAsset;
-}
-
-/**
- * The checkout's or the image's root: the nearest folder above this module with a
- * package.json. This module runs from src/ (tests, tsx), dist/ and dist-bench/ alike.
- */
-function projectRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json'))) {
-    const parent = path.dirname(dir);
-    if (parent === dir) throw new Error('no package.json above the console module');
-    dir = parent;
-  }
-  return dir;
 }
 
 function load(file: string, extension: string, contentType: string): ConsoleAsset {
@@ -50,7 +37,7 @@ function load(file: string, extension: string, contentType: string): ConsoleAsse
  * where only `tsc` ran), so the page can say how to build it instead of failing.
  */
 export function loadConsoleAssets(dir?: string): ConsoleAssets | undefined {
-  dir ??= path.join(projectRoot(), CONSOLE_BUNDLE_DIR);
+  dir ??= path.join(projectRoot(import.meta.url), CONSOLE_BUNDLE_DIR);
   const script = path.join(dir, 'console.js');
   const style = path.join(dir, 'console.css');
   if (!existsSync(script) || !existsSync(style)) return undefined;

@@ -7,7 +7,7 @@ import { freePort } from './freePort.js';
 /** Process-level tests run the built entry points, as `npm start` and `npm run cli` do. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER_ENTRY = path.join(ROOT, 'dist/main.js');
-export const CLI_ENTRY = path.join(ROOT, 'dist/cli/cliMain.js');
+export const CLI_ENTRY = path.join(ROOT, 'dist/cli-bundle/cliMain.js');
 
 /**
  * Compiles src/ to dist/ when it changed, with the same check `npm start` runs

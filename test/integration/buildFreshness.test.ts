@@ -8,6 +8,7 @@ import {
   readFileSync,
   rmSync,
   statSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,7 +65,12 @@ const edit = write;
 
 beforeAll(() => {
   tree = mkdtempSync(path.join(tmpdir(), 'lk-build-'));
-  for (const file of ['package.json', 'scripts/ensure-build.mjs', 'bin/listkeeper.js']) {
+  for (const file of [
+    'package.json',
+    'scripts/ensure-build.mjs',
+    'scripts/cli-bundle.mjs',
+    'bin/listkeeper.js',
+  ]) {
     mkdirSync(path.dirname(path.join(tree, file)), { recursive: true });
     copyFileSync(path.join(ROOT, file), path.join(tree, file));
   }
@@ -95,6 +101,9 @@ beforeAll(() => {
     'declare const process: { argv: string[] };\nconsole.log(JSON.stringify(process.argv.slice(2)));\n',
   );
   write('src/lib/version.ts', 'export const version = 1;\n');
+  // the real esbuild: a build bundles the CLI, and bin/listkeeper.js runs that bundle
+  mkdirSync(path.join(tree, 'node_modules'), { recursive: true });
+  symlinkSync(path.join(ROOT, 'node_modules/esbuild'), path.join(tree, 'node_modules/esbuild'));
   // a package.json without "type": the fake tsc is CommonJS, like the real one
   write('node_modules/typescript/package.json', '{"name":"typescript"}\n');
   write(
@@ -126,7 +135,13 @@ describe('build freshness (no compilation on the command path)', { timeout: 120_
     const res = await check();
     expect(res, res.stderr).toMatchObject({ code: 0, stdout: '' });
     expect(tscCalls()).toBe(1);
-    for (const file of ['main.js', 'migrateMain.js', 'cli/cliMain.js', '.build-stamp']) {
+    for (const file of [
+      'main.js',
+      'migrateMain.js',
+      'cli/cliMain.js',
+      'cli-bundle/cliMain.js',
+      '.build-stamp',
+    ]) {
       expect(existsSync(path.join(tree, 'dist', file)), file).toBe(true);
     }
   });

@@ -1,11 +1,11 @@
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
+import { projectRoot } from '../../shared/projectRoot.js';
 import { distributeOnCitus } from './citusDistribution.js';
 import {
   ownerKeysPending,
@@ -15,10 +15,7 @@ import {
 } from './ownerKeys.js';
 import { prebuildIndexes, type RunSql } from './onlineIndexes.js';
 
-export const migrationsFolder = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  '../../../migrations',
-);
+export const migrationsFolder = path.join(projectRoot(import.meta.url), 'migrations');
 
 /** Arbitrary constant: the advisory lock every instance takes before migrating. */
 const MIGRATION_LOCK_ID = 0x4c4b_0001;
