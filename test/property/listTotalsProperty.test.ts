@@ -72,6 +72,8 @@ async function apply(app: TestApp, listId: string, stored: RefRecord[], w: Write
   }
   const params = { schema_id: listId, item_id: target.id, data: w.data };
   const res = await call(app.app, 'updateListItem', params, key);
+  // another writer deleted it meanwhile (the reference has it gone): the update lost the race
+  if (res.status === 404 && !stored.some((r) => r.id === target.id)) return;
   if (res.status !== 200)
     throw new Error(`updateListItem ${res.status} ${JSON.stringify(res.body)}`);
   const at = stored.findIndex((r) => r.id === target.id);
