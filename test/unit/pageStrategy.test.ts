@@ -1,19 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { filterFirst } from '../../src/lists/items/pageStrategy.js';
+import { storedField } from '../helpers/storedField.js';
 
-const field = (slug: string, type: string, slot?: string): StoredField => ({
-  slug,
-  name: slug,
-  type,
-  is_required: false,
-  is_hidden: false,
-  is_encryptable: false,
-  ...(slot ? { slot } : {}),
-});
+const field = (slug: string, type: string, slot?: string) =>
+  storedField(slug, type, slot ? { slot } : {});
 const FIELDS = [
   field('city', 'string', 't1'),
   field('amount', 'number', 'n1'),
