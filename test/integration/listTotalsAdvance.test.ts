@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
 import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -12,14 +12,9 @@ import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
  * list_items are recorded to tell an advanced total from a counted one.
  */
 const sent: string[] = [];
-type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
-const classQuery = pg.Client.prototype.query as unknown as Query;
-(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
-  const text =
-    typeof config === 'string' ? config : (config as { text?: string } | null | undefined)?.text;
-  if (text && /\bfrom\s+"?list_items"?/i.test(text)) sent.push(text);
-  return classQuery.call(this, config, ...rest);
-};
+onEveryStatement(({ text }) => {
+  if (readsListItems(text)) sent.push(text);
+});
 
 let t: TestApp;
 let second: TestApp;

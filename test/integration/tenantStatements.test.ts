@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
+import { onEveryStatement } from '../helpers/sentStatements.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -25,14 +25,7 @@ const TOUCHES = new RegExp(
 );
 
 const recording = new AsyncLocalStorage<string[]>();
-type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
-const classQuery = pg.Client.prototype.query as unknown as Query;
-(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
-  const text =
-    typeof config === 'string' ? config : (config as { text?: string } | null | undefined)?.text;
-  if (text) recording.getStore()?.push(text);
-  return classQuery.call(this, config, ...rest);
-};
+onEveryStatement(({ text }) => recording.getStore()?.push(text));
 
 /** The statements of one call, with the call's answer. */
 async function recorded(method: string, params: Record<string, unknown>, key = t.me.apiKey) {
