@@ -15,6 +15,13 @@ export function templateName(): string {
       hash.update(file).update(readFileSync(path.join(migrationsFolder, file)));
   }
   hash.update(readFileSync(path.join(migrationsFolder, 'meta/_journal.json')));
+  // on Citus the placement step after the migrations shapes the schema too
+  if (TEST_CITUS_URL) {
+    const db = path.join(path.dirname(migrationsFolder), 'src/infra/db');
+    for (const file of readdirSync(db).sort()) {
+      if (/^(citus.*|distribution)\.ts$/.test(file)) hash.update(readFileSync(path.join(db, file)));
+    }
+  }
   return `lk_tpl_${hash.digest('hex').slice(0, 12)}`;
 }
 
