@@ -7,7 +7,9 @@ const BATCH = 5_000;
 /**
  * Deletes changes older than `retentionDays`, a batch per transaction, and moves the purge
  * mark in the same transaction: the highest transaction and `seq` deleted, which tell an
- * expired cursor apart (readChanges.ts). Returns how many it deleted.
+ * expired cursor apart (readChanges.ts). Returns how many it deleted. By primary key, not by
+ * `ctid`: Citus runs the batch's select on every shard first, then deletes those keys shard by
+ * shard; it cannot plan a `ctid` delete whose ids come from a subquery.
  */
 export async function purgeOldChanges(
   db: Pick<Database, 'execute'>,
@@ -19,10 +21,10 @@ export async function purgeOldChanges(
     const [row] = await queryRows<{ n: number }>(
       db,
       sql`with gone as (
-            delete from changes where ctid = any(array(
-              select ctid from changes
+            delete from changes where (account_id, seq) in (
+              select account_id, seq from changes
               where occurred_at < now() - make_interval(days => ${retentionDays})
-              limit ${BATCH}))
+              limit ${BATCH})
             returning txid, seq),
           mark as (
             update change_feed_state set

@@ -30,8 +30,3 @@ export function lockContactKeys(keys: readonly string[]): SQL {
   return sql`SELECT pg_advisory_xact_lock(${LOCK_CLASS}, h)
     FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${pgTextArray(keys)}::text[]) AS k ORDER BY h) AS sorted`;
 }
-
-/** The lock of one contact key, as a row source of the statement that writes it. */
-export function lockContactKey(key: string): SQL {
-  return sql`(SELECT pg_advisory_xact_lock(${LOCK_CLASS}, hashtext(${key}))) AS contact_lock`;
-}

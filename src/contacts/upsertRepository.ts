@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { pgTextArray } from '../infra/db/textArray.js';
-import { lockContactKey, upsertLockKey } from './contactLocks.js';
+import { lockContactKeys, upsertLockKey } from './contactLocks.js';
 import { MESSENGER_IDS, type ApiMessenger } from './messengers.js';
 import type { StoredContact } from './contactPresenter.js';
 import { contactById } from './contactRepository.js';
@@ -38,6 +38,10 @@ export async function upsertContact(
   input: ContactUpsert,
 ): Promise<{ contact: StoredContact; created: boolean } | null> {
   return db.transaction(async (tx) => {
+    // its own statement, not a row source of the upsert: Citus refuses a void column in
+    // INSERT … SELECT, and on Citus this takes it on the coordinator, where the batch
+    // writes (bulkUpsert.ts, contactBatch.ts) take theirs
+    await tx.execute(lockContactKeys([upsertLockKey(ownerId, input.botId, input)]));
     const [row] = await queryRows<{ id: number; created: boolean }>(
       tx,
       upsertStatement(ownerId, input),
@@ -91,7 +95,6 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
       ${input.email ?? null}, ${input.address ?? null}, ${pgTextArray(input.tags ?? [])}::text[],
       ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
     FROM bots b
-      CROSS JOIN ${lockContactKey(upsertLockKey(ownerId, input.botId, input))}
     WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId}
     ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
     RETURNING c.id, (c.xmax = 0) AS created`;

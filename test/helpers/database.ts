@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import pino from 'pino';
 import { connectPostgres, type DatabaseHandle } from '../../src/infra/db/client.js';
-import { databaseUrl, TEST_POSTGRES_URL } from './env.js';
-import { ensureTemplate } from './templateDatabase.js';
+import { databaseUrl, serverUrls, TEST_CITUS_URL } from './env.js';
+import { disconnectAll, ensureTemplate, withAdmin } from './templateDatabase.js';
 
 export interface TestDatabase {
   name: string;
@@ -12,14 +12,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-async function admin<T>(fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
+/** Runs `fn` on every node a test database lives on (one server, or the Citus nodes). */
+async function onEveryNode(fn: (client: pg.Client) => Promise<unknown>): Promise<void> {
+  for (const url of serverUrls()) await withAdmin(url, fn);
 }
 
 /** The URL through the PgBouncer of a TEST_VIA_PGBOUNCER=1 run (globalSetup.ts), if any. */
@@ -31,11 +26,15 @@ function viaPgbouncer(url: string): string | undefined {
   return through.toString();
 }
 
-/** A fresh database for one test file, cloned from the migrated template. */
+/**
+ * A fresh database for one test file, cloned from the migrated template; on Citus
+ * (TEST_CITUS_URL) the template's copy on every node is cloned under the same name, which
+ * makes a distributed database like the template (the metadata names nodes, not databases).
+ */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const template = process.env.LK_TEST_TEMPLATE ?? (await ensureTemplate());
   const name = `lk_t_${randomBytes(6).toString('hex')}`;
-  await admin(async (client) => {
+  await onEveryNode(async (client) => {
     for (let attempt = 0; ; attempt++) {
       try {
         await client.query(`create database ${name} template ${template}`);
@@ -43,6 +42,8 @@ export async function createTestDatabase(): Promise<TestDatabase> {
       } catch (err) {
         // Two clones of one template at the same instant can collide; try again.
         if (attempt >= 20 || !/being accessed by other users/.test(String(err))) throw err;
+        // on Citus, a daemon may still be attached to the template
+        if (TEST_CITUS_URL && attempt >= 3) await disconnectAll(template);
         await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
       }
     }
@@ -57,7 +58,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     handle,
     async drop() {
       await handle.close().catch(() => undefined);
-      await admin((client) => client.query(`drop database if exists ${name} with (force)`));
+      await onEveryNode((client) => client.query(`drop database if exists ${name} with (force)`));
     },
   };
 }

@@ -255,7 +255,11 @@ describe('erasing a deleted field’s values when the request is cut short (dele
     await holder.connect();
     try {
       await holder.query('begin');
-      await holder.query('select id from list_items where schema_id = $1 for update', [id]);
+      // by owner too: Citus locks rows of one shard only (FOR UPDATE across shards is refused)
+      await holder.query(
+        'select id from list_items where owner_id = $1 and schema_id = $2 for update',
+        [t.owner.accountId, id],
+      );
       const { finished, rest } = await eraseNowOrLater(
         t.db,
         { ownerId: t.owner.accountId, schemaId: id, slug: 'title', slot: 't1' },

@@ -1,4 +1,5 @@
 import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from './distribution.js';
+import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
 import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
 import type { RunSql } from './onlineIndexes.js';
 
@@ -15,7 +16,8 @@ type ForeignKey = { tbl: string; conname: string; def: string };
  * foreign key of the placed tables is dropped first and added back once all are placed.
  * `list_schemas` keeps its row triggers (they write `list_layouts` of the same owner, on the
  * same worker), which Citus accepts only with `citus.enable_unsafe_triggers`; the contact
- * stats triggers are replaced (citusContactStats.ts). All in one transaction: a crash leaves
+ * stats triggers are replaced (citusContactStats.ts), and `changes` gets a trigger that stamps
+ * each row with the worker's transaction id (citusChangeFeed.ts). All in one transaction: a crash leaves
  * the tables as they were.
  */
 export async function distributeOnCitus(run: RunSql): Promise<boolean> {
@@ -56,6 +58,7 @@ export function citusDistributionSteps(fks: ForeignKey[], placed: Set<string>): 
   const steps = ['SET LOCAL citus.enable_unsafe_triggers = on'];
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
   if (!placed.has('contacts')) steps.push(...CITUS_CONTACT_STATS_SQL);
+  if (!placed.has('changes')) steps.push(...CITUS_CHANGE_FEED_SQL);
   for (const t of REFERENCE_TABLES) {
     if (!placed.has(t)) steps.push(`SELECT create_reference_table('${t}')`);
   }

@@ -101,7 +101,9 @@ export async function insertItemRows(
  * (by default its `tid`, the ctid): one probe of the primary key per id. `offset 0` keeps the
  * planner from joining the whole list instead, which it prefers while the table's statistics
  * do not know the list yet (as after a large import); for the same reason callers check the
- * list on the found row, not in the probe.
+ * list on the found row, not in the probe. The statement that then writes `where li.ctid =
+ * v.tid` names `li.owner_id` too: on Citus that makes it one single-shard statement, run on
+ * the worker as written (without it Citus plans the probe apart and refuses the ctid join).
  */
 function probed(ownerId: number, source: SQL, columns: SQL = sql`ctid as tid`): SQL {
   return sql`select u.*, found.* from ${source}
@@ -183,7 +185,7 @@ export async function updateItemRows(
               update ${listItems} li set data = li.data || v.d,
                 updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
               from (${probed(ownerId, rowsOf(records))}) v
-              where li.ctid = v.tid and li.schema_id = ${listId}
+              where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
               returning li.id, li.data, li.created_at, li.updated_at),
             feed as (${itemChanges('list_item.updated', 'list', 'updated')})
             select id, data, created_at, updated_at from updated`,
@@ -229,7 +231,7 @@ export async function deleteItemRows(
         sql`with gone as (
               delete from ${listItems} li
               using (${probed(ownerId, idsOf(ids))}) v
-              where li.ctid = v.tid and li.schema_id = ${listId}
+              where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
               returning li.id, li.schema_id),
             bumped as (
               update ${listSchemas}
