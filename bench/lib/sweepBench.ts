@@ -21,6 +21,7 @@ import { loadHttp, closedLoop, type HttpRequest, type LoadResult } from './load.
 import { writeReportFiles } from './reportFiles.js';
 import { benchServiceEnv, startServer, startServers, type ServerProcess } from './serverProcess.js';
 import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
+import { sweepChartSvg } from './sweepChart.js';
 import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
 
 export const SELECTIVITIES = [0.001, 0.01, 0.05, 0.1, 0.5] as const;
@@ -337,6 +338,8 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
     '',
     '## API/plain per case (bold: the API slower than the twin)',
     '',
+    '![API/plain per case, shape and selectivity](sweep.svg)',
+    '',
     ...ratioGrids(rows),
     '## Every point',
     '',
@@ -351,5 +354,6 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
   await writeReportFiles(o.outDir, {
     'sweep.json': JSON.stringify(rows),
     'sweep.md': lines.join('\n'),
+    'sweep.svg': sweepChartSvg(rows),
   });
 }
