@@ -18,18 +18,23 @@ import { runRead } from '../replication/readRouting.js';
  * validation → handler (inside the key's transaction when the method changes data; a read
  * on a replica that has replayed the caller's writes, when there are replicas).
  */
+/** `/api/v1/<one segment>`, with or without a query string: the paths the route below answers. */
+const API_PATH = /^\/api\/v1\/[^/?#]+(?:\?|$)/;
+
 export function registerApiRoute(
   app: FastifyInstance,
   deps: AppDeps,
   methods: ReadonlyMap<string, ApiMethod> = registry,
 ): void {
-  // Any other verb on an API path is told which ones work, before anything else is read.
-  app.route({
-    method: ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'],
-    url: '/api/v1/:method',
-    handler: async (request) => {
-      throw errors.methodNotAllowed(request.method);
-    },
+  // Any other verb on an API path is told which ones work, before anything else is read
+  // (its body included). A hook, not a route: the router knows only the verbs Fastify
+  // supports, and the others (QUERY, PROPFIND, PURGE, …) would fall through to the 404.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const verb = request.method;
+    if (verb === 'GET' || verb === 'POST' || verb === 'HEAD' || !API_PATH.test(request.url)) {
+      return done();
+    }
+    done(errors.methodNotAllowed(verb));
   });
   app.route<{ Params: { method: string } }>({
     method: ['GET', 'POST'],
