@@ -1,11 +1,12 @@
 import { METHODS } from 'node:http';
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { fetchDocument, responseChecker } from '../helpers/openapiConformance.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
- * Every verb Node parses, sent as raw HTTP to a real listening server: `inject` and fetch
- * refuse or rewrite some of them, and the point is what the server does with the bytes.
+ * Raw HTTP to a real listening server: `inject` and fetch refuse or rewrite some verbs and
+ * skip Node's own limits, and the point is what the server does with the bytes.
  */
 const t = testAppForFile({ listen: true });
 
@@ -72,5 +73,17 @@ describe('verbs other than GET, HEAD and POST on a method path', () => {
     expect((await rawRequest('PURGE', '/no/such/path')).status).toBe(404);
     expect((await rawRequest('PURGE', '/api/v1/getMe/extra')).status).toBe(404);
     expect((await rawRequest('GET', '/api/v1/getMe')).status).toBe(401);
+  });
+});
+
+describe('a request line over Node’s header limit', () => {
+  it('answers 431 with the body the document states for it', async () => {
+    const doc = await fetchDocument(t.app);
+    const ids = Array.from({ length: 200 }, (_, i) => `item_ids=${'x'.repeat(80)}${i}`).join('&');
+    const res = await rawRequest('GET', `/api/v1/deleteListItems?schema_id=a&${ids}`);
+    expect(res.status).toBe(431);
+    expect(
+      responseChecker(doc)('deleteListItems', { status: 431, body: JSON.parse(res.body) }),
+    ).toEqual([]);
   });
 });
