@@ -7,7 +7,8 @@ import { INDEXED_ARRAY_NOTE, type JsonSchema } from './jsonSchema.js';
  * src/http/queryParser.ts). The JSON schema says more than text can: there is no null (a
  * blank value is "not sent"), an empty array or object sends nothing at all, every array
  * holds at most the parser's `arrayLimit` items, and an object's `[0]` keys are keys of the
- * object (the array-as-indexed-object choice of JSON is the same thing here).
+ * object (the array-as-indexed-object choice of JSON is the same thing here), and an object
+ * has no blank form.
  *
  * `nested` is false for a whole form body, which may be empty.
  */
@@ -20,9 +21,12 @@ export function textEncodedSchema(schema: JsonSchema, nested = true): JsonSchema
   for (const key of ['anyOf', 'oneOf'] as const) {
     const branches = out[key];
     if (!Array.isArray(branches)) continue;
-    const kept = (branches as JsonSchema[])
+    let kept = (branches as JsonSchema[])
       .filter((b) => !isNullOnly(b) && !isIndexedArray(b))
       .map((b) => textEncodedSchema(b, nested));
+    // an object travels as deepObject, where blank text (`filters=`) is no value at all
+    const values = kept.filter((b) => !isBlankText(b));
+    if (values.length === 1 && values[0]!.type === 'object') kept = values;
     if (kept.length === 1 && !hasOwnShape(out, key)) {
       delete out[key];
       const description = out.description;

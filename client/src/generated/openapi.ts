@@ -1268,11 +1268,12 @@ export interface components {
           | 'image'
           | 'contact'
           | 'bot';
+        /** @description money fields: an ISO 4217 code, required; ignored for other types */
         currency?: unknown;
         is_required?: boolean | null | string;
         is_hidden?: boolean | null | string;
         is_encryptable?: boolean | null | string;
-      };
+      } & unknown;
     };
     createListSchemaParams: ({
       bot_id?: number | null | string;
@@ -1288,7 +1289,7 @@ export interface components {
       ))) & {
       name: string;
       fields:
-        | {
+        | ({
             name: string;
             slug: string;
             /** @enum {string} */
@@ -1303,12 +1304,13 @@ export interface components {
               | 'image'
               | 'contact'
               | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
             currency?: unknown;
             is_required?: boolean | null | string;
             is_hidden?: boolean | null | string;
             is_encryptable?: boolean | null | string;
-          }[]
-        | {
+          } & unknown)[]
+        | ({
             name: string;
             slug: string;
             /** @enum {string} */
@@ -1323,11 +1325,12 @@ export interface components {
               | 'image'
               | 'contact'
               | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
             currency?: unknown;
             is_required?: boolean | null | string;
             is_hidden?: boolean | null | string;
             is_encryptable?: boolean | null | string;
-          };
+          } & unknown);
       is_menu?: boolean | null | string;
     };
     createOrUpdateContactParams: {
@@ -1602,11 +1605,12 @@ export interface components {
           | 'image'
           | 'contact'
           | 'bot';
+        /** @description money fields: an ISO 4217 code, required; ignored for other types */
         currency?: unknown;
         is_required?: boolean | string;
         is_hidden?: boolean | string;
         is_encryptable?: boolean | string;
-      };
+      } & unknown;
     };
     createListSchemaFormParams: ({
       bot_id?: number | string;
@@ -1622,7 +1626,7 @@ export interface components {
       ))) & {
       name: string;
       fields:
-        | {
+        | ({
             name: string;
             slug: string;
             /** @enum {string} */
@@ -1637,12 +1641,13 @@ export interface components {
               | 'image'
               | 'contact'
               | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
             currency?: unknown;
             is_required?: boolean | string;
             is_hidden?: boolean | string;
             is_encryptable?: boolean | string;
-          }[]
-        | {
+          } & unknown)[]
+        | ({
             name: string;
             slug: string;
             /** @enum {string} */
@@ -1657,11 +1662,12 @@ export interface components {
               | 'image'
               | 'contact'
               | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
             currency?: unknown;
             is_required?: boolean | string;
             is_hidden?: boolean | string;
             is_encryptable?: boolean | string;
-          };
+          } & unknown);
       is_menu?: boolean | string;
     };
     createOrUpdateContactFormParams: {
@@ -1837,11 +1843,9 @@ export interface components {
       /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
       order_by?: string;
       /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
-      filters?:
-        | {
-            [key: string]: string | number | boolean;
-          }
-        | string;
+      filters?: {
+        [key: string]: string | number | boolean;
+      };
       /** @description Only records linked to this contact through any contact field */
       contact_id?: number | string;
       /** @description Only records linked to this bot through any bot field */
@@ -2438,11 +2442,12 @@ export interface operations {
             | 'image'
             | 'contact'
             | 'bot';
+          /** @description money fields: an ISO 4217 code, required; ignored for other types */
           currency?: unknown;
           is_required?: boolean | string;
           is_hidden?: boolean | string;
           is_encryptable?: boolean | string;
-        };
+        } & unknown;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2546,7 +2551,7 @@ export interface operations {
         name: string;
         /** @description In bracket notation (`fields[0][<key>]=<value>`), which no OpenAPI style describes. */
         fields:
-          | {
+          | ({
               name: string;
               slug: string;
               /** @enum {string} */
@@ -2561,12 +2566,13 @@ export interface operations {
                 | 'image'
                 | 'contact'
                 | 'bot';
+              /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
               currency?: unknown;
               is_required?: boolean | string;
               is_hidden?: boolean | string;
               is_encryptable?: boolean | string;
-            }[]
-          | {
+            } & unknown)[]
+          | ({
               name: string;
               slug: string;
               /** @enum {string} */
@@ -2581,11 +2587,12 @@ export interface operations {
                 | 'image'
                 | 'contact'
                 | 'bot';
+              /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
               currency?: unknown;
               is_required?: boolean | string;
               is_hidden?: boolean | string;
               is_encryptable?: boolean | string;
-            };
+            } & unknown);
         is_menu?: boolean | string;
       };
       header?: {
