@@ -7,8 +7,8 @@ import { INDEXED_ARRAY_NOTE, type JsonSchema } from './jsonSchema.js';
  * src/http/queryParser.ts). The JSON schema says more than text can: there is no null (a
  * blank value is "not sent"), an empty array or object sends nothing at all, every array
  * holds at most the parser's `arrayLimit` items, and an object's `[0]` keys are keys of the
- * object (the array-as-indexed-object choice of JSON is the same thing here), and an object
- * has no blank form.
+ * object (the array-as-indexed-object choice of JSON is the same thing here), an object
+ * has no blank form, and an open object's keys hold no brackets.
  *
  * `nested` is false for a whole form body, which may be empty.
  */
@@ -51,6 +51,7 @@ export function textEncodedSchema(schema: JsonSchema, nested = true): JsonSchema
   }
   if (isObject(out.additionalProperties)) {
     out.additionalProperties = textEncodedSchema(out.additionalProperties as JsonSchema);
+    out.propertyNames = { ...(out.propertyNames as JsonSchema | undefined), ...TEXT_KEY };
   }
   if (out.type === 'array') {
     if (isObject(out.items)) out.items = textEncodedSchema(out.items as JsonSchema);
@@ -63,6 +64,16 @@ export function textEncodedSchema(schema: JsonSchema, nested = true): JsonSchema
   }
   return out;
 }
+
+/**
+ * The keys text can write in an open object: a bracket would nest (`data[a[b]]`), and the
+ * parser drops keys that name Object.prototype's own (`toString`, `__proto__`, …).
+ */
+const TEXT_KEY: JsonSchema = {
+  type: 'string',
+  pattern: '^[^\\[\\]]+$',
+  not: { enum: Object.getOwnPropertyNames(Object.prototype).sort() },
+};
 
 /** Whether a value of `schema` holds objects: an object, an array of them, a branch of either. */
 export function holdsObjects(schema: JsonSchema): boolean {

@@ -122,9 +122,12 @@ function objectOf(
   );
   const extra = schema.additionalProperties;
   if (!extra || typeof extra !== 'object') return record;
-  const names = schema.propertyNames?.pattern
-    ? fc.stringMatching(new RegExp(schema.propertyNames.pattern as string))
-    : open.key;
+  const refused = new Set((schema.propertyNames?.not?.enum ?? []) as string[]);
+  const names = (
+    schema.propertyNames?.pattern
+      ? fc.stringMatching(new RegExp(schema.propertyNames.pattern as string))
+      : open.key
+  ).filter((n) => !refused.has(n));
   const more = fc.dictionary(
     names.filter((n) => !Object.hasOwn(properties, n)),
     again(extra),
