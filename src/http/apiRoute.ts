@@ -1,3 +1,5 @@
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { extractApiKey } from '../admission/extractKey.js';
@@ -12,15 +14,15 @@ import { queryParams } from './queryParser.js';
 import { validateParams } from '../shared/validate.js';
 import { runRead } from '../replication/readRouting.js';
 
+/** `/api/v1/<one segment>`, with or without a query string: the paths the route below answers. */
+const API_PATH = /^\/api\/v1\/[^/?#]+(?:\?|$)/;
+
 /**
  * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:
  * method lookup → deprecation → parameters → auth → rate limit → idempotency key →
  * validation → handler (inside the key's transaction when the method changes data; a read
  * on a replica that has replayed the caller's writes, when there are replicas).
  */
-/** `/api/v1/<one segment>`, with or without a query string: the paths the route below answers. */
-const API_PATH = /^\/api\/v1\/[^/?#]+(?:\?|$)/;
-
 export function registerApiRoute(
   app: FastifyInstance,
   deps: AppDeps,
@@ -35,6 +37,22 @@ export function registerApiRoute(
       return done();
     }
     done(errors.methodNotAllowed(verb));
+  });
+  // CONNECT never reaches Fastify: Node hands it to a tunnel listener and, with none, drops
+  // the connection. Its answer is written here, as the router would have given it.
+  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const answer = API_PATH.test(request.url ?? '')
+      ? errors.methodNotAllowed('CONNECT')
+      : errors.notFound();
+    const body = JSON.stringify(answer.body);
+    const head = [
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`),
+      'connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   });
   app.route<{ Params: { method: string } }>({
     method: ['GET', 'POST'],
