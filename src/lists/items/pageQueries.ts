@@ -54,6 +54,11 @@ export interface PageSelection {
   filtered: boolean;
   /** find the matches, then sort them, instead of walking the sort's index (pageStrategy.ts) */
   filterFirst: boolean;
+  /**
+   * The filtered total, when counted before the page: once the page reaches it there is no
+   * later segment to ask (records without a value, for a page that did not fill).
+   */
+  total?: number;
 }
 
 /**
@@ -67,7 +72,7 @@ export async function selectPage(
   limit: number,
   offset: number,
 ): Promise<ItemRow[]> {
-  const { ownerId, where, segments, filtered, filterFirst } = selection;
+  const { ownerId, where, segments, filtered, filterFirst, total } = selection;
   const rows: ItemRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
@@ -77,6 +82,7 @@ export async function selectPage(
     const got = (await queryRows<StoredItemRow>(db, query)).map(toItemRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
+    if (total !== undefined && offset + rows.length >= total) break;
     // this segment ended inside the page: the next starts at its beginning; else skip past it
     skip = got.length > 0 || skip === 0 ? 0 : Math.max(0, skip - (await countWhere(db, scoped)));
   }

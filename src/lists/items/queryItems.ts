@@ -94,6 +94,7 @@ export async function queryItems(
             filtered,
             filterFirst:
               filtered && filterFirst(query, total, list.itemCount, offset + input.limit),
+            total: filtered ? total : undefined,
           },
           input.limit,
           offset,
