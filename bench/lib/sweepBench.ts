@@ -2,9 +2,9 @@
  * The selectivity sweep (run by scenarios/sweep.ts and by the suite): getListItems with an
  * exact total at every filter selectivity from 0.1 % to 50 %, one condition and two or three
  * combined (lib/sweepShapes.ts), against a "plain table" twin — the same records in a table
- * of typed columns with one b-tree per column, queried by raw SQL (a page query and a count,
- * as a generic REST layer over a table sends them) through node-postgres at the same
- * concurrency.
+ * of typed columns with one b-tree per column, served through HTTP by servers/twinServer.ts (a
+ * page query and a count, as a generic REST layer over a table sends them; the rows answered
+ * as JSON) at the same concurrency, by the same load generator.
  *
  * Cases: "repeated" (the same filter on every request), "first" (a filter the service has
  * not answered before: a second server with LIST_CACHE_ROWS=0, so nothing is remembered),
@@ -17,15 +17,24 @@
  */
 import os from 'node:os';
 import pg from 'pg';
-import { loadHttp, closedLoop, type HttpRequest, type LoadResult } from './load.js';
+import { loadHttp, type HttpRequest, type LoadResult } from './load.js';
 import { writeReportFiles } from './reportFiles.js';
-import { benchServiceEnv, startServer, startServers, type ServerProcess } from './serverProcess.js';
+import {
+  BENCH_REDIS_URL,
+  benchServiceEnv,
+  startServer,
+  startServers,
+  type ServerProcess,
+} from './serverProcess.js';
 import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
+import { sweepChartSvg } from './sweepChart.js';
 import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
 
 export const SELECTIVITIES = [0.001, 0.01, 0.05, 0.1, 0.5] as const;
 const LIMIT = 50;
 const CONNECTIONS = 10;
+/** compiled by `npx tsc -p tsconfig.bench.json` (scenarios/sweep.ts and the suite run it) */
+const TWIN_SERVER = 'dist-bench/bench/servers/twinServer.js';
 
 export const CASES = ['repeated', 'first', 'writes', 'inserts20', 'inserts5'] as const;
 export type Case = (typeof CASES)[number];
@@ -75,8 +84,67 @@ function twinQueries(data: SweepData, shape: Shape, size: number) {
   };
 }
 
-/** The twin: `connections` workers, each sending a page query then a count, for `seconds`. */
+/**
+ * The twin's requests through its HTTP server (servers/twinServer.ts): a page and a count per
+ * read; among them, as the case says, an UPDATE of one of the twin's records or an INSERT.
+ */
+async function twinRequests(
+  pool: pg.Pool,
+  data: SweepData,
+  shape: Shape,
+  s: number,
+  size: number,
+  writes: Writes | undefined,
+): Promise<(i: number) => HttpRequest> {
+  const { table, page, count } = twinQueries(data, shape, size);
+  const ids = (
+    await pool.query<{ id: string }>(
+      `select id from ${table} where ${twinScope(data, size)}true limit 200`,
+    )
+  ).rows.map((r) => r.id);
+  const listColumn = data.otherRecords > 0 ? 'list_id, ' : '';
+  const listValue = data.otherRecords > 0 ? `'${data.lists[size]!}', ` : '';
+  const read: HttpRequest = {
+    method: 'POST',
+    path: '/read',
+    body: JSON.stringify({ page, count, values: shape.plainValues(s) }),
+  };
+  const write = (sql: string, values: unknown[]): HttpRequest => ({
+    method: 'POST',
+    path: '/write',
+    body: JSON.stringify({ sql, values }),
+  });
+  return (i) => {
+    if (!isWrite(writes, i)) return read;
+    if (writes!.kind === 'update')
+      return write(`update ${table} set note = $1, updated_at = now() where id = $2`, [
+        `w${i}`,
+        ids[i % ids.length],
+      ]);
+    const r = insertedRecord(size + i);
+    return write(
+      `insert into ${table} (id, ${listColumn}city, segment, note, amount, rank, price, flag, day, at,
+                             created_at, updated_at)
+       values ($1, ${listValue}$2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now())`,
+      [
+        `ins-${i}-${process.hrtime.bigint()}`,
+        r.city,
+        r.segment,
+        r.note,
+        r.amount,
+        r.rank,
+        r.price,
+        r.flag,
+        r.day,
+        r.at,
+      ],
+    );
+  };
+}
+
+/** The twin under load through its server for `seconds`; inserted rows are removed after. */
 async function loadPlain(
+  twin: ServerProcess,
   pool: pg.Pool,
   data: SweepData,
   shape: Shape,
@@ -85,46 +153,10 @@ async function loadPlain(
   writes: Writes | undefined,
   seconds: number,
 ): Promise<LoadResult> {
-  const { table, page, count } = twinQueries(data, shape, size);
-  const ids = (
-    await pool.query<{ id: string }>(
-      `select id from ${table} where ${twinScope(data, size)}true limit 200`,
-    )
-  ).rows.map((r) => r.id);
-  const values = shape.plainValues(s);
-  const listColumn = data.otherRecords > 0 ? 'list_id, ' : '';
-  const listValue = data.otherRecords > 0 ? `'${data.lists[size]!}', ` : '';
-  const { result } = await closedLoop(CONNECTIONS, seconds, async (i) => {
-    if (writes?.kind === 'update' && isWrite(writes, i)) {
-      await pool.query(`update ${table} set note = $1, updated_at = now() where id = $2`, [
-        `w${i}`,
-        ids[i % ids.length],
-      ]);
-    } else if (writes?.kind === 'insert' && isWrite(writes, i)) {
-      const r = insertedRecord(size + i);
-      await pool.query(
-        `insert into ${table} (id, ${listColumn}city, segment, note, amount, rank, price, flag, day, at,
-                               created_at, updated_at)
-         values ($1, ${listValue}$2, $3, $4, $5, $6, $7, $8, $9, $10, now(), now())`,
-        [
-          `ins-${i}-${process.hrtime.bigint()}`,
-          r.city,
-          r.segment,
-          r.note,
-          r.amount,
-          r.rank,
-          r.price,
-          r.flag,
-          r.day,
-          r.at,
-        ],
-      );
-    } else {
-      await pool.query(page, values);
-      await pool.query(count, values);
-    }
-  });
-  if (writes?.kind === 'insert') await pool.query(`delete from ${table} where id like 'ins-%'`);
+  const next = await twinRequests(pool, data, shape, s, size, writes);
+  const result = await loadHttp(twin.url, data.apiKey, next, CONNECTIONS, seconds);
+  if (writes?.kind === 'insert')
+    await pool.query(`delete from ${twinQueries(data, shape, size).table} where id like 'ins-%'`);
   return result;
 }
 
@@ -203,11 +235,17 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
     (o.smoke ? 'lk_sweep_smoke' : 'lk_sweep') + (otherRecords > 0 ? `_o${otherRecords}` : '');
   const data = await loadSweepData(o.sizes, dbName, otherRecords, o.log);
   const env = benchServiceEnv(data.url);
-  const [cached, uncached] = (await startServers([
+  const [cached, uncached, twin] = (await startServers([
     () => startServer({ env: { ...env, LIST_CACHE_ROWS: '50000' }, port: o.port }),
     () => startServer({ env: { ...env, LIST_CACHE_ROWS: '0' }, port: o.port + 1 }),
-  ])) as [ServerProcess, ServerProcess];
-  const servers = { cached, uncached };
+    () =>
+      startServer({
+        args: [TWIN_SERVER],
+        env: { DATABASE_URL: data.url, REDIS_URL: BENCH_REDIS_URL },
+        port: o.port + 2,
+      }),
+  ])) as [ServerProcess, ServerProcess, ServerProcess];
+  const servers = { cached, uncached, twin };
   const pool = new pg.Pool({ connectionString: data.url, max: CONNECTIONS });
   const rows: SweepRow[] = [];
   /** points where a side answered nothing or failed: the run is not a measurement then */
@@ -222,8 +260,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
           const counted = await pool.query<{ n: string }>(count, shape.plainValues(s));
           const matched = Number(counted.rows[0]!.n) / size;
           const plainReads = await measure(
-            () => loadPlain(pool, data, shape, s, size, undefined, o.seconds),
-            () => loadPlain(pool, data, shape, s, size, undefined, warm),
+            () => loadPlain(twin, pool, data, shape, s, size, undefined, o.seconds),
+            () => loadPlain(twin, pool, data, shape, s, size, undefined, warm),
           );
           /** the twin under each write mix the chosen cases need, measured once per point */
           const plainWith = new Map<Case, LoadResult>();
@@ -232,7 +270,10 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             if (writes)
               plainWith.set(
                 c,
-                await measure(() => loadPlain(pool, data, shape, s, size, writes, o.seconds), null),
+                await measure(
+                  () => loadPlain(twin, pool, data, shape, s, size, writes, o.seconds),
+                  null,
+                ),
               );
           }
           for (const c of cases) {
@@ -337,6 +378,8 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
     '',
     '## API/plain per case (bold: the API slower than the twin)',
     '',
+    '![API/plain per case, shape and selectivity](sweep.svg)',
+    '',
     ...ratioGrids(rows),
     '## Every point',
     '',
@@ -351,5 +394,6 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
   await writeReportFiles(o.outDir, {
     'sweep.json': JSON.stringify(rows),
     'sweep.md': lines.join('\n'),
+    'sweep.svg': sweepChartSvg(rows),
   });
 }

@@ -3,6 +3,7 @@
  * measures). Results: docs/bench/sweep.md and sweep.json; the temp directory with --smoke or
  * with a part of the sweep (--cases, --selectivities) or other lists' records (--other-records), which is not the sweep docs/bench holds.
  */
+import { execFileSync } from 'node:child_process';
 import { benchArgs } from '../lib/args.js';
 import { runEntry } from '../lib/entry.js';
 import { reportDir } from '../lib/reportFiles.js';
@@ -11,7 +12,7 @@ import { CASES, runSweep, SELECTIVITIES, type Case } from '../lib/sweepBench.js'
 const args = benchArgs({
   usage: 'npm run bench:sweep -- [options]   (or npx tsx bench/scenarios/sweep.ts [options])',
   about:
-    'getListItems with an exact total at every filter selectivity, against a plain-table twin\nqueried by raw SQL at the same concurrency.',
+    'getListItems with an exact total at every filter selectivity, against a plain-table twin\nserved through HTTP (bench/servers/twinServer.ts) at the same concurrency.',
   flags: { smoke: 'one tiny list, short points, report in the temp directory' },
   options: {
     sizes: 'N,N,…  list sizes (default 10000,100000,1000000; 2000 with --smoke)',
@@ -36,6 +37,8 @@ if (offTier && offTier.length > 0) {
 }
 const subset =
   cases !== undefined || selectivities !== undefined || args.text('other-records') !== undefined;
+// the twin's server runs compiled, as dist/main.js does
+execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
 runEntry(() =>
   runSweep({
     sizes: (args.list('sizes') ?? (smoke ? ['2000'] : ['10000', '100000', '1000000'])).map(Number),

@@ -8,19 +8,37 @@ import type { ChangeType } from './changeTypes.js';
  * `items` one returning the items' `id, data, created_at, updated_at` as stored — sealed
  * values stay sealed in the feed too.
  */
-export function itemChanges(type: ChangeType, list: string, items: string): SQL {
-  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data)
+export function itemChanges(
+  type: ChangeType,
+  list: string,
+  items: string,
+  /** `items` also returns `previous`, the row before an update (PREVIOUS_ROW) */
+  withPrevious = false,
+): SQL {
+  const previous = withPrevious ? sql`i.previous` : sql`null::jsonb`;
+  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
     select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
-      json_build_object('data', i.data, 'created_at', i.created_at, 'updated_at', i.updated_at)
+      json_build_object('data', i.data, 'created_at', i.created_at, 'updated_at', i.updated_at),
+      ${previous}
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }
+
+/**
+ * A list_items row as the feed keeps it in `previous` (see the changes table), from a query
+ * whose list_items row is named `row`: everything a compiled filter reads.
+ */
+export const previousRow = (row: string): SQL => sql`to_jsonb(${sql.identifier(row)})`;
 
 /** What the item writes' list guards return for itemChanges. */
 export const LIST_FOR_CHANGES = sql`id, owner_id, bot_id, layout`;
 
-/** The feed's rows for deleted items: ids only (`data` null). */
-export function deletedItemChanges(list: string, items: string): SQL {
-  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id)
-    select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id
+/**
+ * The feed's rows for deleted items: ids (`data` null), and where `items` returns it, the row
+ * as it was (`previous`, see previousRow).
+ */
+export function deletedItemChanges(list: string, items: string, withPrevious = false): SQL {
+  const previous = withPrevious ? sql`i.previous` : sql`null::jsonb`;
+  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous)
+    select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id, ${previous}
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }

@@ -90,12 +90,21 @@ export const phoneParam = () =>
     )
     .meta({ [BLANK_IS_UNSENT]: true });
 
+/**
+ * RFC 5322's dot-atom before the `@` (so `a/b@`, `a$b@`, `a~b@` are addresses), a dotted host
+ * name ending in letters after it. Narrower than `format: email` (RFC 5321 also has quoted
+ * local parts and address literals, which contact lists never see): the document states it
+ * as the pattern (docs/contacts.md).
+ */
+export const EMAIL_PATTERN =
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
 export const emailParam = () =>
   z
     .preprocess(
       trimmedOrUnsent,
       z
-        .email({ error: 'The email field must be a valid email address.' })
+        .email({ pattern: EMAIL_PATTERN, error: 'The email field must be a valid email address.' })
         .max(255, 'The email field must not be greater than 255 characters.')
         .optional(),
     )

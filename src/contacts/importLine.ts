@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MESSENGERS, type Messenger } from '../infra/db/schema/contacts.js';
+import { EMAIL_PATTERN } from './contactParams.js';
 import { messengerId } from './messengers.js';
 
 /**
@@ -65,7 +66,12 @@ const lineSchema = z.object({
     .transform((s) => s.replace('+', ''))
     .nullable()
     .optional(),
-  email: z.email('must be an email address').max(255).nullable().optional(),
+  // the API's rule, so an imported contact could also have been written through the API
+  email: z
+    .email({ pattern: EMAIL_PATTERN, error: 'must be an email address' })
+    .max(255)
+    .nullable()
+    .optional(),
   address: nullableText(255).optional(),
   avatar: nullableText(2048).optional(),
   telegram_username: nullableText(255).optional(),

@@ -1,3 +1,5 @@
+import { STATUS_CODES, type IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../appDeps.js';
 import { extractApiKey } from '../admission/extractKey.js';
@@ -12,6 +14,9 @@ import { queryParams } from './queryParser.js';
 import { validateParams } from '../shared/validate.js';
 import { runRead } from '../replication/readRouting.js';
 
+/** `/api/v1/<one segment>`, with or without a query string: the paths the route below answers. */
+const API_PATH = /^\/api\/v1\/[^/?#]+(?:\?|$)/;
+
 /**
  * The one route: GET or POST /api/v1/<methodName>. The data's path, in order:
  * method lookup → deprecation → parameters → auth → rate limit → idempotency key →
@@ -23,13 +28,31 @@ export function registerApiRoute(
   deps: AppDeps,
   methods: ReadonlyMap<string, ApiMethod> = registry,
 ): void {
-  // Any other verb on an API path is told which ones work, before anything else is read.
-  app.route({
-    method: ['PUT', 'DELETE', 'PATCH', 'OPTIONS', 'TRACE'],
-    url: '/api/v1/:method',
-    handler: async (request) => {
-      throw errors.methodNotAllowed(request.method);
-    },
+  // Any other verb on an API path is told which ones work, before anything else is read
+  // (its body included). A hook, not a route: the router knows only the verbs Fastify
+  // supports, and the others (QUERY, PROPFIND, PURGE, …) would fall through to the 404.
+  app.addHook('onRequest', (request, _reply, done) => {
+    const verb = request.method;
+    if (verb === 'GET' || verb === 'POST' || verb === 'HEAD' || !API_PATH.test(request.url)) {
+      return done();
+    }
+    done(errors.methodNotAllowed(verb));
+  });
+  // CONNECT never reaches Fastify: Node hands it to a tunnel listener and, with none, drops
+  // the connection. Its answer is written here, as the router would have given it.
+  app.server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    const answer = API_PATH.test(request.url ?? '')
+      ? errors.methodNotAllowed('CONNECT')
+      : errors.notFound();
+    const body = JSON.stringify(answer.body);
+    const head = [
+      `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}`,
+      'content-type: application/json; charset=utf-8',
+      `content-length: ${Buffer.byteLength(body)}`,
+      ...Object.entries(answer.headers).map(([name, value]) => `${name}: ${value}`),
+      'connection: close',
+    ];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   });
   app.route<{ Params: { method: string } }>({
     method: ['GET', 'POST'],

@@ -1,3 +1,4 @@
+import { maxHeaderSize } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isDatabaseUnavailable } from '../infra/db/databaseErrors.js';
 import { DomainError, ValidationError } from '../shared/domainErrors.js';
@@ -5,6 +6,12 @@ import { ApiError, errors, fromDomainError } from './httpErrors.js';
 import { expectsJson } from './expectsJson.js';
 
 export const BODY_LIMIT_BYTES = 1_048_576;
+
+/**
+ * Node's limit on the request line and headers together (16 KiB unless the operator sets
+ * `--max-http-header-size`): beyond it the answer is Fastify's `431`, before any route runs.
+ */
+export const MAX_HEADER_KIB = Math.floor(maxHeaderSize / 1024);
 
 /** The one place errors become responses. Unexpected failures are logged once, with cause. */
 export function createErrorHandler(baseUrl: string) {

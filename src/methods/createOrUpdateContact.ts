@@ -22,59 +22,73 @@ const messengerIdParam = (field: string) => optionalBoundedInt(field, 1, Number.
 const usernameParam = (field: string) =>
   optionalText(field).transform((s) => (s?.startsWith('@') ? s.slice(1) || undefined : s));
 
-const params = z
-  .object({
+/** A contact's own parameters: all of createOrUpdateContact's but `bot_id`. */
+const contactShape = {
+  messenger: z.preprocess(
+    trimmedOrUnsent,
+    z.enum(API_MESSENGERS, {
+      error: 'The messenger field must be one of: telegram, max, viber, vk.',
+    }),
+  ),
+  name: requiredTextOf('name'),
+  telegram_id: messengerIdParam('telegram_id'),
+  telegram_username: usernameParam('telegram_username'),
+  max_id: messengerIdParam('max_id'),
+  max_user_id: messengerIdParam('max_user_id'),
+  max_username: usernameParam('max_username'),
+  vk_id: messengerIdParam('vk_id'),
+  vk_user_id: messengerIdParam('vk_user_id'),
+  viber_id: optionalText('viber_id'),
+  phone: phoneParam(),
+  email: emailParam(),
+  address: optionalText('address'),
+  tags: tagsParam(),
+};
+
+/** `object` with the rule that the messenger's ID is sent, checked and documented alike. */
+function withMessengerId<T extends z.ZodObject>(object: T) {
+  return object
+    .superRefine(
+      (p, ctx) => {
+        // Runs even when other fields failed, so one 422 lists every failing field (the error rules).
+        // p.messenger is the raw input when it failed its own check: look it up only as an
+        // own key, so an object or `constructor` never reaches the table.
+        const messenger: unknown = p.messenger;
+        if (typeof messenger !== 'string' || !Object.hasOwn(MESSENGER_IDS, messenger)) return;
+        const id = MESSENGER_IDS[messenger as keyof typeof MESSENGER_IDS];
+        if (pickIdParam(id, p)) return;
+        const param = id.params[0] ?? id.column;
+        ctx.addIssue({
+          code: 'custom',
+          path: [param],
+          message: `The ${param} field is required when messenger is ${messenger}.`,
+        });
+      },
+      { when: () => true },
+    )
+    .meta({
+      // the same rule for the document, from the same table: a messenger's ID is required
+      [SCHEMA_RULES]: {
+        allOf: Object.entries(MESSENGER_IDS).map(([messenger, id]) => ({
+          if: { properties: { messenger: { const: messenger } }, required: ['messenger'] },
+          then: { anyOf: id.params.map(sentJsonSchema) },
+        })),
+      },
+    });
+}
+
+const params = withMessengerId(
+  z.object({
     bot_id: z.preprocess(
       trimmedOrUnsent,
       boundedInt('bot_id', Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER),
     ),
-    messenger: z.preprocess(
-      trimmedOrUnsent,
-      z.enum(API_MESSENGERS, {
-        error: 'The messenger field must be one of: telegram, max, viber, vk.',
-      }),
-    ),
-    name: requiredTextOf('name'),
-    telegram_id: messengerIdParam('telegram_id'),
-    telegram_username: usernameParam('telegram_username'),
-    max_id: messengerIdParam('max_id'),
-    max_user_id: messengerIdParam('max_user_id'),
-    max_username: usernameParam('max_username'),
-    vk_id: messengerIdParam('vk_id'),
-    vk_user_id: messengerIdParam('vk_user_id'),
-    viber_id: optionalText('viber_id'),
-    phone: phoneParam(),
-    email: emailParam(),
-    address: optionalText('address'),
-    tags: tagsParam(),
-  })
-  .superRefine(
-    (p, ctx) => {
-      // Runs even when other fields failed, so one 422 lists every failing field (the error rules).
-      // p.messenger is the raw input when it failed its own check: look it up only as an
-      // own key, so an object or `constructor` never reaches the table.
-      const messenger: unknown = p.messenger;
-      if (typeof messenger !== 'string' || !Object.hasOwn(MESSENGER_IDS, messenger)) return;
-      const id = MESSENGER_IDS[messenger as keyof typeof MESSENGER_IDS];
-      if (pickIdParam(id, p)) return;
-      const param = id.params[0] ?? id.column;
-      ctx.addIssue({
-        code: 'custom',
-        path: [param],
-        message: `The ${param} field is required when messenger is ${p.messenger}.`,
-      });
-    },
-    { when: () => true },
-  )
-  .meta({
-    // the same rule for the document, from the same table: a messenger's ID is required
-    [SCHEMA_RULES]: {
-      allOf: Object.entries(MESSENGER_IDS).map(([messenger, id]) => ({
-        if: { properties: { messenger: { const: messenger } }, required: ['messenger'] },
-        then: { anyOf: id.params.map(sentJsonSchema) },
-      })),
-    },
-  });
+    ...contactShape,
+  }),
+);
+
+/** One contact of createOrUpdateContacts, for its document (the handler checks it with `params`). */
+export const contactOfBatch = withMessengerId(z.object(contactShape));
 
 /** createOrUpdateContact: find the contact by the messenger's ID in the bot; update it, else create it. */
 export const createOrUpdateContact = defineMethod({

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { upsertContactBatch } from '../contacts/contactBatch.js';
 import { itemOutcomeBodies } from '../http/itemOutcomeBodies.js';
 import { Contact } from '../openapi/responses/contactResponses.js';
-import { atomicParam, batchParam } from '../shared/paramTypes.js';
+import { atomicParam, batchParam, DOCUMENTED_AS } from '../shared/paramTypes.js';
 import { validateParams } from '../shared/validate.js';
 import { batchOutcome } from '../openapi/responses/batchResponses.js';
-import { contactParams, toContactUpsert } from './createOrUpdateContact.js';
+import { contactOfBatch, contactParams, toContactUpsert } from './createOrUpdateContact.js';
 import { defineMethod, ok } from './method.js';
 
 export const MAX_BATCH_CONTACTS = 500;
@@ -38,7 +38,12 @@ export const createOrUpdateContacts = defineMethod({
   ],
   params: z.object({
     bot_id: contactParams.shape.bot_id.describe('The bot every contact belongs to'),
-    contacts: batchParam(z.record(z.string(), z.unknown()), MAX_BATCH_CONTACTS),
+    // each contact is checked on its own (atomic=false answers per contact), so the schema
+    // here takes any object and the document shows the one the handler checks it with
+    contacts: batchParam(
+      z.record(z.string(), z.unknown()).meta({ [DOCUMENTED_AS]: contactOfBatch }),
+      MAX_BATCH_CONTACTS,
+    ),
     atomic: atomicParam(),
   }),
   async handle({ bot_id, contacts, atomic = true }, { caller, deps }) {

@@ -5,11 +5,17 @@ import { requireOwnList } from '../lists/listAccess.js';
 import { requireOwnBot } from '../bots/botLookup.js';
 import { CreatedWebhook } from '../openapi/responses/webhookResponses.js';
 import { domainErrors } from '../shared/domainErrors.js';
-import { idParam, intParam, oneOrMany, optionalParam } from '../shared/paramTypes.js';
+import {
+  DOCUMENTED_AS,
+  idParam,
+  intParam,
+  oneOrMany,
+  optionalParam,
+} from '../shared/paramTypes.js';
 import { presentWebhook } from '../webhooks/webhookPresenter.js';
 import { insertWebhook, MAX_WEBHOOKS_PER_ACCOUNT } from '../webhooks/webhookRepository.js';
 import { newSecret } from '../webhooks/signature.js';
-import { MAX_URL_LENGTH, urlProblem } from '../webhooks/webhookUrl.js';
+import { MAX_URL_LENGTH, urlProblem, WEBHOOK_URL_PATTERN } from '../webhooks/webhookUrl.js';
 import { created, defineMethod } from './method.js';
 
 /** createWebhook: push the account's changes to a URL (docs/webhooks.md). */
@@ -37,7 +43,10 @@ export const createWebhook = defineMethod({
       .trim()
       .min(1, 'is required')
       .max(MAX_URL_LENGTH, `may not be greater than ${MAX_URL_LENGTH} characters`)
-      .describe('Where to POST: http or https, public addresses only'),
+      .meta({ [DOCUMENTED_AS]: { format: 'uri', pattern: WEBHOOK_URL_PATTERN } })
+      .describe(
+        'Where to POST: an absolute http or https URL without user name or password, whose host resolves to public addresses only (a host name in ASCII: `xn--` for others)',
+      ),
     types: optionalParam(
       oneOrMany(z.array(z.enum(CHANGE_TYPES, { error: 'is not a change type' })).min(1)),
     ).describe('Only these change types (default: all)'),

@@ -189,18 +189,30 @@ function propertyRows(
     const meaning = [rules(property), property.description as string | undefined]
       .filter(Boolean)
       .join('; ');
-    const columns = [`\`${name}\``, typeText(property, schemas)];
+    const items = listOf(property)?.items as JsonSchema | undefined;
+    const nested =
+      property.type === 'object' && property.properties
+        ? propertyRows(property, `${name}.`, schemas, withRequired)
+        : items?.type === 'object' && items.properties
+          ? propertyRows(items, `${name}[].`, schemas, withRequired)
+          : [];
+    const columns = [`\`${name}\``, typeText(property, schemas, nested.length > 0)];
     if (withRequired) columns.push(required.has(key) ? 'yes' : '');
-    rows.push(`| ${columns.concat(cell(meaning)).join(' | ')} |`);
-    const items = property.items as JsonSchema | undefined;
-    if (property.type === 'object' && property.properties) {
-      rows.push(...propertyRows(property, `${name}.`, schemas, withRequired));
-    } else if (items?.type === 'object' && items.properties) {
-      rows.push(...propertyRows(items, `${name}[].`, schemas, withRequired));
-    }
+    rows.push(`| ${columns.concat(cell(meaning)).join(' | ')} |`, ...nested);
   }
   return rows;
 }
+
+/** The array a property holds: itself, or the list branch of one that also takes an item alone. */
+function listOf(schema: JsonSchema): JsonSchema | undefined {
+  if (schema.type === 'array') return schema;
+  const branches = (blankable(schema) ?? schema).anyOf;
+  if (!Array.isArray(branches)) return undefined;
+  return (branches as JsonSchema[]).find((b) => b.type === 'array');
+}
+
+/** Inline code, fenced with more backticks than the text holds (a pattern may hold one). */
+const code = (text: string) => (text.includes('`') ? `\`\` ${text} \`\`` : `\`${text}\``);
 
 /** Bounds that matter to a caller; the safe-integer limits every integer has are left out. */
 function rules(schema: JsonSchema): string {
@@ -217,7 +229,7 @@ function rules(schema: JsonSchema): string {
   bound('max length', 'maxLength');
   bound('at least', 'minItems');
   bound('at most', 'maxItems');
-  if (typeof schema.pattern === 'string') out.push(`pattern \`${schema.pattern}\``);
+  if (typeof schema.pattern === 'string') out.push(`pattern ${code(schema.pattern)}`);
   if (typeof schema.format === 'string') out.push(`format ${schema.format}`);
   if (Array.isArray(schema.enum))
     out.push(`one of ${schema.enum.map((v) => `\`${String(v)}\``).join(', ')}`);
@@ -246,9 +258,14 @@ function withoutIndexedForms(branches: JsonSchema[]): JsonSchema[] {
   return branches.filter((b) => !(b.type === 'array' && b.items === undefined));
 }
 
-function typeText(schema: JsonSchema, schemas: Record<string, JsonSchema>): string {
+/** `shallow`: objects as `object`, for a row whose keys have rows of their own. */
+function typeText(
+  schema: JsonSchema,
+  schemas: Record<string, JsonSchema>,
+  shallow = false,
+): string {
   const value = blankable(schema);
-  if (value) return typeText(value, schemas);
+  if (value) return typeText(value, schemas, shallow);
   const ref = schema.$ref;
   if (typeof ref === 'string') {
     const name = ref.split('/').pop()!;
@@ -260,17 +277,19 @@ function typeText(schema: JsonSchema, schemas: Record<string, JsonSchema>): stri
     const branches = schema[key];
     if (Array.isArray(branches)) {
       const shown = withoutIndexedForms(branches as JsonSchema[]);
-      return [...new Set(shown.map((b) => typeText(b, schemas)))].join(' or ');
+      return [...new Set(shown.map((b) => typeText(b, schemas, shallow)))].join(' or ');
     }
   }
   if ('const' in schema) return `\`${JSON.stringify(schema.const)}\``;
   const type = schema.type;
   if (type === 'array') {
     const items = schema.items as JsonSchema | undefined;
-    return items ? `array of ${typeText(items, schemas)}` : 'array';
+    return items ? `array of ${typeText(items, schemas, shallow)}` : 'array';
   }
   if (type === 'object' && schema.properties) {
     const entries = Object.entries(schema.properties as Record<string, JsonSchema>);
+    // the rows below list its keys
+    if (shallow) return 'object';
     return `{${entries.map(([k, v]) => `\`${k}\`: ${typeText(v, schemas)}`).join(', ')}}`;
   }
   if (Array.isArray(type)) return type.join(' or ');

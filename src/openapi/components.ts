@@ -1,4 +1,4 @@
-import { BODY_LIMIT_BYTES } from '../http/errorHandler.js';
+import { BODY_LIMIT_BYTES, MAX_HEADER_KIB } from '../http/errorHandler.js';
 import type { JsonSchema } from './jsonSchema.js';
 import { errorResponses, type ErrorStatus } from './responses/errorResponses.js';
 
@@ -80,10 +80,16 @@ export function errorResponseComponents(): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [code, { name, description }] of Object.entries(errorResponses)) {
     const status = Number(code) as ErrorStatus;
-    const extra = status === 413 ? ` (limit: ${BODY_LIMIT_BYTES} bytes)` : '';
+    const extra =
+      status === 413
+        ? ` (limit: ${BODY_LIMIT_BYTES} bytes)`
+        : status === 431
+          ? ` (limit: ${MAX_HEADER_KIB} KiB)`
+          : '';
     out[name] = {
       description: description + extra,
-      headers: { 'X-Request-Id': ref('RequestId'), ...headersByStatus[status] },
+      headers:
+        status === 431 ? {} : { 'X-Request-Id': ref('RequestId'), ...headersByStatus[status] },
       content: {
         'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaId(status)}` } },
       },

@@ -4,7 +4,7 @@ export const apiDescription = `HTTP API for chatbot developers: custom lists (sc
 ## Calling a method
 Every method is \`GET\` or \`POST\` at \`/api/v1/<methodName>\`. Methods that change data should be called with \`POST\`.
 - \`POST\`: a JSON body (\`Content-Type: application/json\`) or form fields.
-- \`GET\`: the query string; nested values in bracket notation (\`fields[0][name]=Price\`, \`filters[price]=>=,10\`); URL-encode special characters (\`%\` as \`%25\`).
+- \`GET\`: the query string; nested values in bracket notation (\`fields[0][name]=Price\`, \`filters[price]=>=,10\`); URL-encode special characters (\`%\` as \`%25\`). Text has no null and cannot send an empty array or object; a query string or form body holds at most 200 items per array and 2000 parameters (\`400\` beyond), and a request line with its headers at most 16 KiB (\`431\` beyond): larger requests go in a JSON body. Objects are \`deepObject\` parameters; arrays of objects, which no OpenAPI style describes, carry \`x-bracket-notation\`.
 - Send \`Accept: application/json\`: without it a validation failure is a \`302\` redirect instead of a JSON \`422\`.
 - Timestamps are ISO 8601 strings in UTC.
 

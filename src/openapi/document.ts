@@ -2,7 +2,8 @@ import { TAGS, type ApiMethod } from '../methods/method.js';
 import { errorResponseComponents, errorSchemaId, headers, securitySchemes } from './components.js';
 import { apiDescription } from './description.js';
 import { toComponentSchemas, type JsonSchema, type NamedSchema } from './jsonSchema.js';
-import { paramsSchemaId, pathItem, responseSchemaId } from './operations.js';
+import { formParamsSchemaId, paramsSchemaId, pathItem, responseSchemaId } from './operations.js';
+import { textEncodedSchema } from './textEncoding.js';
 import { Account } from './responses/accountResponses.js';
 import { Contact, ContactVariable } from './responses/contactResponses.js';
 import { errorBodies, type ErrorStatus } from './responses/errorResponses.js';
@@ -63,9 +64,14 @@ export function buildOpenApiDocument({ methods, baseUrl }: DocumentOptions): Ope
     'output',
   );
 
+  // what a form body can carry of the same parameters (textEncoding.ts)
+  const forms: Record<string, JsonSchema> = {};
   const paths: OpenApiDocument['paths'] = {};
   for (const m of list) {
-    paths[`/${m.name}`] = pathItem(m, params[paramsSchemaId(m.name)] ?? {});
+    const schema = params[paramsSchemaId(m.name)] ?? {};
+    const form = textEncodedSchema(schema, false);
+    forms[formParamsSchemaId(m.name)] = form;
+    paths[`/${m.name}`] = pathItem(m, schema, form);
   }
   const usedTags = new Set(list.map((m) => m.tag));
 
@@ -84,7 +90,7 @@ export function buildOpenApiDocument({ methods, baseUrl }: DocumentOptions): Ope
     tags: TAGS.filter((t) => usedTags.has(t)).map((name) => ({ name })),
     paths,
     components: {
-      schemas: { ...responses, ...params },
+      schemas: { ...responses, ...params, ...forms },
       responses: errorResponseComponents(),
       headers,
       securitySchemes,

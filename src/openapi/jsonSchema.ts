@@ -36,15 +36,27 @@ export function toComponentSchemas(
     unrepresentable: 'any',
     uri: (id) => `#/components/schemas/${id}`,
     override: ({ zodSchema, jsonSchema }) => {
-      // zod writes its own regex next to `format`; the format alone reads better.
-      if (typeof jsonSchema.format === 'string' && typeof jsonSchema.pattern === 'string') {
+      // zod writes its own regex next to `format`; the format alone reads better, but for
+      // email, where the server's rule is narrower than the format's (no quoted local parts,
+      // no address literals), the pattern is the rule a client needs.
+      if (
+        typeof jsonSchema.format === 'string' &&
+        typeof jsonSchema.pattern === 'string' &&
+        jsonSchema.format !== 'email'
+      ) {
         delete jsonSchema.pattern;
       }
       const meta = io === 'input' ? z.globalRegistry.get(zodSchema) : undefined;
       const documented = (jsonSchema as JsonSchema)[DOCUMENTED_AS];
       if (documented !== undefined) {
         delete (jsonSchema as JsonSchema)[DOCUMENTED_AS];
-        Object.assign(jsonSchema, documented);
+        if (documented instanceof z.ZodType) {
+          // a whole schema of its own: it replaces what zod made of the one it documents
+          for (const key of Object.keys(jsonSchema)) delete (jsonSchema as JsonSchema)[key];
+          Object.assign(jsonSchema, toComponentSchemas([{ id: 'as', schema: documented }], io).as);
+        } else {
+          Object.assign(jsonSchema, documented);
+        }
       }
       if (meta?.[SINGLE_AS_ARRAY]) allowSingle(jsonSchema as JsonSchema);
       if (meta?.[ARRAY_AS_INDEXED]) allowIndexedArray(jsonSchema as JsonSchema);
@@ -139,16 +151,28 @@ function onlyUnless(schema: JsonSchema, { when, properties }: IgnoredWhen): Json
 
 /** An object that also takes an array, read as the object of its indexes (`data[0]=…`). */
 function allowIndexedArray(schema: JsonSchema): void {
-  asChoice(schema, (object) => [
-    object,
-    { type: 'array', description: 'read as the object of its indexes: ["a"] is {"0": "a"}' },
-  ]);
+  asChoice(schema, (object) => [object, { type: 'array', description: INDEXED_ARRAY_NOTE }]);
 }
 
-/** An array that also takes one of its items alone (shared/paramTypes.ts, oneOrMany). */
+export const INDEXED_ARRAY_NOTE = 'read as the object of its indexes: ["a"] is {"0": "a"}';
+
+/**
+ * An array that also takes one of its items alone (shared/paramTypes.ts, oneOrMany). Any
+ * array is the list itself, so the item alone is every choice of an item but an array.
+ */
 function allowSingle(schema: JsonSchema): void {
   if (schema.type !== 'array' || schema.items === undefined) return;
-  asChoice(schema, (array) => [array, array.items as JsonSchema]);
+  asChoice(schema, (array) => [array, withoutArrays(array.items as JsonSchema)]);
+}
+
+function withoutArrays(item: JsonSchema): JsonSchema {
+  const branches = item.anyOf;
+  if (!Array.isArray(branches)) return item;
+  const kept = (branches as JsonSchema[]).filter((b) => b.type !== 'array');
+  if (kept.length !== 1) return { ...item, anyOf: kept };
+  const rest = { ...item };
+  delete rest.anyOf;
+  return { ...rest, ...kept[0] };
 }
 
 /** Top-level properties of an object schema, looking through anyOf/oneOf/allOf branches. */

@@ -1,18 +1,25 @@
+import { MAX_HEADER_KIB } from '../http/errorHandler.js';
+import { QS_LIMITS } from '../http/queryParser.js';
 import type { ApiMethod, SuccessResponse } from '../methods/method.js';
 import { errorResponseRefs, successHeaders } from './components.js';
 import { topLevelProperties, type JsonSchema } from './jsonSchema.js';
+import { BRACKET_NOTATION, textEncodedSchema, textStyle } from './textEncoding.js';
 import exampleAnswers from './exampleAnswers.json' with { type: 'json' };
 
 export const paramsSchemaId = (method: string) => `${method}Params`;
+export const formParamsSchemaId = (method: string) => `${method}FormParams`;
 export const responseSchemaId = (method: string, status: number) => `${method}Response${status}`;
 
-const GET_NOTE =
-  'GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.';
-const POST_NOTE =
-  'POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.';
+const TEXT_LIMITS = `at most ${QS_LIMITS.arrayLimit} items in any array, ${QS_LIMITS.parameterLimit} parameters and ${QS_LIMITS.depth} levels of brackets (\`400\` beyond)`;
+const GET_NOTE = `GET: parameters in the query string. Nested values use bracket notation (\`fields[0][name]=Price\`, \`filters[price]=>=,10\`, \`tags[0]=vip\` or \`tags=vip\`); URL-encode special characters (\`%\` as \`%25\`). Query values are text: integers and booleans are also accepted as \`"2"\`, \`"true"\`/\`"1"\`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds ${TEXT_LIMITS}, and the request line with the headers must fit in ${MAX_HEADER_KIB} KiB (\`431\` beyond): send larger requests as POST.`;
+const POST_NOTE = `POST: parameters as a JSON body (\`Content-Type: application/json\`), or as form fields (\`application/x-www-form-urlencoded\`, nested values in bracket notation as in GET, ${TEXT_LIMITS}). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than ${QS_LIMITS.arrayLimit} items.`;
 
 /** The path item of one method: GET and POST, with the same parameters and responses. */
-export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unknown> {
+export function pathItem(
+  doc: ApiMethod,
+  params: JsonSchema,
+  form: JsonSchema,
+): Record<string, unknown> {
   const { name } = doc;
   const paramsRef = { $ref: `#/components/schemas/${paramsSchemaId(name)}` };
   const properties = topLevelProperties(params);
@@ -46,8 +53,8 @@ export function pathItem(doc: ApiMethod, params: JsonSchema): Record<string, unk
         content: {
           'application/json': { schema: paramsRef, example: doc.example },
           'application/x-www-form-urlencoded': {
-            schema: paramsRef,
-            ...formEncoding(properties),
+            schema: { $ref: `#/components/schemas/${formParamsSchemaId(name)}` },
+            ...formEncoding(form),
           },
         },
       },
@@ -65,45 +72,35 @@ const IDEMPOTENCY_KEY_HEADER = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
-/** An object, or values that hold objects (an array of them, a branch of an anyOf). */
-function holdsObjects(schema: JsonSchema): boolean {
-  if (schema.type === 'object' || '$ref' in schema) return true;
-  if (schema.type === 'array' && schema.items) return holdsObjects(schema.items as JsonSchema);
-  const branches = schema.anyOf;
-  return Array.isArray(branches) && branches.some((b) => holdsObjects(b as JsonSchema));
-}
-
-/** An array of plain values, also as one branch of an anyOf (one value alone is a list of one). */
-function holdsArray(schema: JsonSchema): boolean {
-  if (schema.type === 'array') return true;
-  const branches = schema.anyOf;
-  return Array.isArray(branches) && branches.some((b) => holdsArray(b as JsonSchema));
-}
-
 /**
- * Form bodies nest as the query string does: objects (and arrays of objects) in bracket
- * notation (`fields[0][slug]=…`, `data[title]=…`), arrays of plain values repeated
- * (`tags=a&tags=b`, also `tags[]=a`).
+ * Form bodies nest as the query string does, each field in the style its text-encoded schema
+ * takes (textEncoding.ts).
  */
-function formEncoding(properties: readonly { name: string; schema: JsonSchema }[]) {
-  const encoding: Record<string, { style: string; explode: boolean }> = {};
-  for (const p of properties) {
-    if (holdsObjects(p.schema)) encoding[p.name] = { style: 'deepObject', explode: true };
-    else if (holdsArray(p.schema)) encoding[p.name] = { style: 'form', explode: true };
+function formEncoding(form: JsonSchema) {
+  const encoding: Record<string, JsonSchema> = {};
+  for (const p of topLevelProperties(form)) {
+    const { style } = textStyle(p.name, p.schema);
+    if (Object.keys(style).length > 0) encoding[p.name] = style;
   }
   return Object.keys(encoding).length > 0 ? { encoding } : {};
 }
 
-function queryParameter(name: string, schema: JsonSchema, required: boolean) {
-  const nested = schema.type === 'object' || schema.type === 'array' || '$ref' in schema;
+function queryParameter(name: string, value: JsonSchema, required: boolean) {
+  const { schema, style } = textStyle(name, textEncodedSchema(value));
+  const notation = style[BRACKET_NOTATION];
+  const description = [
+    typeof schema.description === 'string' ? schema.description.replace(/\.?$/, '.') : undefined,
+    typeof notation === 'string'
+      ? `In bracket notation (\`${notation}\`), which no OpenAPI style describes.`
+      : undefined,
+  ].filter(Boolean);
   return {
     name,
     in: 'query',
     required,
     schema,
-    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
-    // deepObject is the OpenAPI name for bracket notation (`filters[slug]=…`).
-    ...(nested ? { style: 'deepObject', explode: true } : {}),
+    ...(description.length > 0 ? { description: description.join(' ') } : {}),
+    ...style,
   };
 }
 

@@ -6,6 +6,7 @@ import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { ensureBuilt, ROOT } from '../helpers/processes.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /** Set to write the README's pictures of the grid and the filter builder into docs/console/. */
 const SCREENSHOTS = process.env.CONSOLE_SCREENSHOTS === '1';
@@ -282,6 +283,45 @@ describe('/console in a real browser (issue 32)', () => {
     expect(all.at(-1)).toBe('list_schema.created'); // the oldest
     await page.getByLabel('list_item.updated').check();
     await expect.poll(types).toEqual(['list_item.updated']);
+  });
+
+  it('pauses the tail while scrolled down, and catches up from its cursor on return', async () => {
+    const list = await createListViaApi(t.app, tenant, [
+      { name: 'Step', slug: 'step', type: 'number' },
+    ]);
+    const added = await call(
+      t.app,
+      'addListItems',
+      { schema_id: list.id, items: Array.from({ length: 80 }, (_, i) => ({ step: i })) },
+      { key: tenant.apiKey },
+    );
+    expect(added.status).toBe(201);
+    await page.getByLabel('list_item.updated').uncheck();
+    await page.getByLabel('list_item.created').check();
+    const types = () => page.locator('.tail .change-type').allTextContents();
+    await expect.poll(async () => (await types()).length).toBeGreaterThanOrEqual(80);
+    const tail = page.getByRole('list', { name: 'Changes, newest first' });
+    await tail.evaluate((e) => {
+      e.scrollTop = 400;
+      e.dispatchEvent(new Event('scroll'));
+    });
+    const status = page.getByRole('status').filter({ hasText: /Paused|Live|Catching/ });
+    await expect.poll(() => status.textContent()).toContain('Paused while scrolled');
+    const polls = () => calls.filter((c) => c.method === 'getChanges').length;
+    const before = await polls();
+    const shown = (await types()).length;
+    await addItemViaApi(t.app, tenant, list.id, { step: 1000 });
+    // longer than the tail's 3 s between polls: no request, nothing moved under the reader
+    await new Promise((resolve) => setTimeout(resolve, 4000));
+    expect(await polls()).toBe(before);
+    expect((await types()).length).toBe(shown);
+    await tail.evaluate((e) => {
+      e.scrollTop = 0;
+      e.dispatchEvent(new Event('scroll'));
+    });
+    await expect.poll(async () => (await types()).length).toBe(shown + 1);
+    expect(await polls()).toBeGreaterThan(before);
+    expect(await status.textContent()).not.toContain('Paused');
   });
 
   it('loaded nothing from elsewhere and broke no Content-Security-Policy rule', async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList, type TestList } from '../helpers/lists.js';
+import { onEveryStatement, readsListItems, type SentStatement } from '../helpers/sentStatements.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 
 /**
@@ -12,24 +13,10 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
  * lists, analyzed and vacuumed as autovacuum keeps a live table; the statements are the
  * ones the service really sent, explained with their own parameters.
  */
-interface Sent {
-  text: string;
-  values: unknown[];
-}
-const sent: Sent[] = [];
-type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
-const classQuery = pg.Client.prototype.query as unknown as Query;
-(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
-  const query = config as { text?: string; values?: unknown[] } | string | null | undefined;
-  const text = typeof query === 'string' ? query : query?.text;
-  if (text && /\bfrom\s+"?list_items"?/i.test(text) && !/^explain/i.test(text))
-    sent.push({
-      text,
-      values:
-        (typeof query === 'object' && query?.values) || (Array.isArray(rest[0]) ? rest[0] : []),
-    });
-  return classQuery.call(this, config, ...rest);
-};
+const sent: SentStatement[] = [];
+onEveryStatement((statement) => {
+  if (readsListItems(statement.text) && !/^explain/i.test(statement.text)) sent.push(statement);
+});
 
 let t: TestApp;
 let owner: Tenant;

@@ -1,6 +1,6 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
+import { onEveryStatement } from '../helpers/sentStatements.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -25,19 +25,19 @@ const add = (schemaId: string, data: Record<string, unknown>, key = t.owner.apiK
   call(t.app, 'addListItem', { schema_id: schemaId, data }, { key });
 
 /** Postgres queries sent while `run` runs, counted at the real client. */
+let counting: { sent: number } | undefined;
+onEveryStatement(() => {
+  if (counting) counting.sent++;
+});
 async function queriesDuring(run: () => Promise<unknown>): Promise<number> {
-  const query = pg.Client.prototype.query;
-  let sent = 0;
-  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-    sent++;
-    return (query as (...a: unknown[]) => unknown).apply(this, args);
-  } as typeof query;
+  const during = { sent: 0 };
+  counting = during;
   try {
     await run();
   } finally {
-    pg.Client.prototype.query = query;
+    counting = undefined;
   }
-  return sent;
+  return during.sent;
 }
 
 const field = (slug: string, type: string, isRequired = false) => ({

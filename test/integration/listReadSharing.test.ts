@@ -1,7 +1,7 @@
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
 import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -10,14 +10,9 @@ import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
  * each count the list again. The statements sent to list_items are recorded to see it.
  */
 const sent: string[] = [];
-type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
-const classQuery = pg.Client.prototype.query as unknown as Query;
-(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
-  const text =
-    typeof config === 'string' ? config : (config as { text?: string } | null | undefined)?.text;
-  if (text && /\bfrom\s+"?list_items"?/i.test(text)) sent.push(text);
-  return classQuery.call(this, config, ...rest);
-};
+onEveryStatement(({ text }) => {
+  if (readsListItems(text)) sent.push(text);
+});
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 

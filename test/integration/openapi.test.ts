@@ -1,4 +1,6 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errors, fromDomainError } from '../../src/http/httpErrors.js';
 import { methods } from '../../src/methods/methodRegistry.js';
@@ -337,29 +339,39 @@ describe('filters and order_by in the document', () => {
 });
 
 describe('form bodies nest as the query string does (bracket notation)', () => {
-  it('declares an encoding in the form body for every nested parameter', () => {
-    const encodingOf = (method: string) =>
-      ((doc.paths[`/${method}`] as Json).post.requestBody.content[
-        'application/x-www-form-urlencoded'
-      ].encoding ?? {}) as Record<string, Json>;
+  const encodingOf = (method: string) =>
+    ((doc.paths[`/${method}`] as Json).post.requestBody.content['application/x-www-form-urlencoded']
+      .encoding ?? {}) as Record<string, Json>;
+  const styleKeys = ['style', 'explode', 'x-bracket-notation'];
+  const styleOf = (p: Json) =>
+    Object.fromEntries(styleKeys.filter((k) => k in p).map((k) => [k, p[k]]));
+
+  it('declares an encoding in the form body for every nested parameter, as its query parameter', () => {
     for (const name of registered) {
-      const path = doc.paths[`/${name}`] as Json;
       const encoding = encodingOf(name);
-      // every parameter the query string nests in brackets is nested so in a form body too
-      for (const p of path.get.parameters as Json[]) {
-        if (p.in === 'query' && p.style === 'deepObject') {
-          expect(encoding[p.name], `${name}.${p.name}`).toEqual({
-            style: 'deepObject',
-            explode: true,
-          });
-        }
+      for (const p of (doc.paths[`/${name}`] as Json).get.parameters as Json[]) {
+        if (p.in !== 'query') continue;
+        const style = styleOf(p);
+        expect(encoding[p.name] ?? {}, `${name}.${p.name}`).toEqual(style);
+        // deepObject is defined for objects only: an array never claims it
+        if (p.style === 'deepObject') expect(p.schema.type, `${name}.${p.name}`).toBe('object');
       }
     }
     const deep = { style: 'deepObject', explode: true };
     const repeated = { style: 'form', explode: true };
-    expect(encodingOf('createListSchema').fields).toEqual(deep);
-    expect(encodingOf('addListItem').data).toEqual(deep);
-    expect(encodingOf('addListItems').items).toEqual(deep);
+    expect(encodingOf('createListSchema').fields).toEqual({
+      'x-bracket-notation': 'fields[0][<key>]=<value>',
+    });
+    expect(encodingOf('addListItems').items).toEqual({
+      'x-bracket-notation': 'items[0][<key>]=<value>',
+    });
+    expect(encodingOf('createOrUpdateContacts').contacts).toEqual({
+      'x-bracket-notation': 'contacts[0][<key>]=<value>',
+    });
+    expect(encodingOf('addListItem').data).toEqual({
+      ...deep,
+      'x-bracket-notation': 'data[<key>][<key or index>]=<value>',
+    });
     expect(encodingOf('getListItems').filters).toEqual(deep);
     expect(encodingOf('createOrUpdateContact').tags).toEqual(repeated);
     expect(encodingOf('deleteListItems').item_ids).toEqual(repeated);
@@ -423,5 +435,145 @@ describe('example answers in the document', () => {
     // run `npm run docs:examples` after adding a method or changing an answer
     expect(missing).toEqual([]);
     expect(wrong).toEqual([]);
+  });
+});
+
+describe('what a query string or a form body can carry (issue 33)', () => {
+  const ajv = () => {
+    const a = new Ajv2020({ strict: false, allErrors: true });
+    (addFormats as unknown as (ajv: Ajv2020) => void)(a);
+    a.addSchema({ $id: 'doc', components: { schemas: doc.components.schemas } });
+    return a;
+  };
+  const textSchemas = () =>
+    registered.flatMap((name) => [
+      ...((doc.paths[`/${name}`] as Json).get.parameters as Json[])
+        .filter((p) => p.in === 'query')
+        .map((p) => [`${name}.${p.name}`, p.schema] as const),
+      [`${name} form`, doc.components.schemas[`${name}FormParams`] as Json] as const,
+    ]);
+  /** Every subschema that describes a value (a `not` describes what is refused). */
+  const walk = (schema: unknown, visit: (s: Json) => void): void => {
+    if (Array.isArray(schema)) return schema.forEach((s) => walk(s, visit));
+    if (typeof schema !== 'object' || schema === null) return;
+    visit(schema as Json);
+    for (const [key, value] of Object.entries(schema)) {
+      if (key !== 'not' && key !== 'if') walk(value, visit);
+    }
+  };
+
+  it('has no null anywhere: a blank value or leaving the parameter out is how text says it', () => {
+    for (const [where, schema] of textSchemas()) {
+      walk(schema, (s) => {
+        expect(s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null')), where).toBe(
+          false,
+        );
+      });
+    }
+  });
+
+  it('bounds every array by the parser’s 200 items, which the server holds to', async () => {
+    for (const [where, schema] of textSchemas()) {
+      walk(schema, (s) => {
+        if (s.type === 'array') expect(s.maxItems, where).toBeLessThanOrEqual(200);
+      });
+    }
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => `id-${i}`);
+    const me = await makeTenant(t.db);
+    for (const via of ['query', 'form'] as const) {
+      const at = (n: number) =>
+        call(
+          t.app,
+          'deleteListItems',
+          { schema_id: 'none', item_ids: ids(n) },
+          { key: me.apiKey, via },
+        );
+      // 200 is read (and the list is not there), 201 is not read at all
+      expect((await at(200)).status, via).toBe(404);
+      expect((await at(201)).status, via).toBe(400);
+    }
+  });
+
+  it('addListItems: no array is one item, so [] and ["x"] are refused by both', async () => {
+    const validate = ajv().compile({ $ref: 'doc#/components/schemas/addListItemsParams' });
+    const me = await makeTenant(t.db);
+    for (const items of [[], ['x']]) {
+      expect(validate({ schema_id: 'l', items }), JSON.stringify(items)).toBe(false);
+      const res = await call(t.app, 'addListItems', { schema_id: 'l', items }, { key: me.apiKey });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors).some((k) => k.startsWith('items'))).toBe(true);
+    }
+    expect(validate({ schema_id: 'l', items: { title: 'one' } })).toBe(true);
+  });
+
+  it('createWebhook: url is an absolute http(s) URL without user info, and the server agrees', async () => {
+    const url = property('createWebhook', 'url');
+    expect(url).toMatchObject({ type: 'string', format: 'uri', pattern: expect.any(String) });
+    const pattern = new RegExp(url.pattern);
+    const me = await makeTenant(t.db);
+    for (const bad of [
+      'ftp://example.com/',
+      'http://user:pw@example.com/',
+      '/relative',
+      'http://',
+    ]) {
+      expect(pattern.test(bad), bad).toBe(false);
+      const res = await call(t.app, 'createWebhook', { url: bad }, { key: me.apiKey });
+      expect(res.status, bad).toBe(422);
+      expect(Object.keys(res.body.errors)).toEqual(['url']);
+    }
+    for (const good of ['https://example.com/hooks?x=1', 'HTTP://[2001:db8::1]:8080/']) {
+      expect(pattern.test(good), good).toBe(true);
+    }
+  });
+
+  it('emails: the pattern the document states is the one the server holds to', async () => {
+    const email = property('createOrUpdateContact', 'email').anyOf[0] as Json;
+    expect(email.format).toBe('email');
+    const pattern = new RegExp(email.pattern);
+    const me = await makeTenant(t.db);
+    let id = 88_000_000;
+    const send = (address: string) =>
+      call(
+        t.app,
+        'createOrUpdateContact',
+        { bot_id: me.botId, messenger: 'telegram', telegram_id: ++id, name: 'E', email: address },
+        { key: me.apiKey },
+      );
+    for (const good of ['a/b@example.com', 'a$b@example.com', 'a~b@example.com', "o'neil@x.io"]) {
+      expect(pattern.test(good), good).toBe(true);
+      expect((await send(good)).status, good).toBe(201);
+    }
+    for (const bad of ['"a b"@example.com', 'a@[127.0.0.1]', 'a..b@example.com', 'a@localhost']) {
+      expect(pattern.test(bad), bad).toBe(false);
+      expect((await send(bad)).status, bad).toBe(422);
+    }
+  });
+
+  it('createOrUpdateContacts: each contact needs messenger, name and its messenger ID, in both', async () => {
+    const validate = ajv().compile({
+      $ref: 'doc#/components/schemas/createOrUpdateContactsParams',
+    });
+    const me = await makeTenant(t.db);
+    const bodies: [Json, string[]][] = [
+      [{}, ['contacts.0.messenger', 'contacts.0.name']],
+      [{ messenger: 'telegram', name: 'A' }, ['contacts.0.telegram_id']],
+      [{ messenger: 'vk', name: 'A', vk_id: 'x' }, ['contacts.0.vk_id']],
+    ];
+    for (const [contact, keys] of bodies) {
+      const params = { bot_id: me.botId, contacts: [contact] };
+      expect(validate(params), JSON.stringify(contact)).toBe(false);
+      const res = await call(t.app, 'createOrUpdateContacts', params, { key: me.apiKey });
+      expect(res.status).toBe(422);
+      expect(Object.keys(res.body.errors).sort()).toEqual(keys);
+    }
+    const good = { bot_id: me.botId, contacts: [{ messenger: 'vk', name: 'A', vk_user_id: 5 }] };
+    expect(validate(good)).toBe(true);
+  });
+
+  it('documents 431 for a request line and headers over Node’s limit', () => {
+    const ops = (doc.paths['/getListItems'] as Json).get.responses as Json;
+    expect(ops['431'].$ref).toBe('#/components/responses/HeadersTooLarge');
+    expect((doc.paths['/getListItems'] as Json).get.description).toContain('431');
   });
 });

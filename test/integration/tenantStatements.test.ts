@@ -3,6 +3,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { TEST_CITUS_URL } from '../helpers/env.js';
+import { onEveryStatement } from '../helpers/sentStatements.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -30,6 +31,7 @@ const TOUCHES = new RegExp(
 );
 
 const recording = new AsyncLocalStorage<string[]>();
+onEveryStatement(({ text }) => recording.getStore()?.push(text));
 /**
  * On Citus (TEST_CITUS_URL), what the coordinator sent to the workers for the statements of a
  * request: every session logs its remote commands (`citus.log_remote_commands`), which reach
@@ -40,9 +42,6 @@ type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
 const classQuery = pg.Client.prototype.query as unknown as Query;
 const logging = new WeakSet<pg.Client>();
 (pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
-  const text =
-    typeof config === 'string' ? config : (config as { text?: string } | null | undefined)?.text;
-  if (text) recording.getStore()?.push(text);
   const commands = remote.getStore();
   if (TEST_CITUS_URL && commands) {
     if (!logging.has(this)) {

@@ -14,8 +14,8 @@ import { evaluate, type RefQuery, type RefRecord } from './reference.js';
  * mixed — run on two instances of one database while both read the filters. After each
  * round every filter's `meta.total`, on both instances, equals the in-memory reference's
  * count of the records as the writes answered them; whether the instance remembered the
- * total, advanced it over the round's inserts (src/lists/items/listTotals.ts) or counted it
- * again. Replay a failure with FC_SEED=<seed printed in the error>.
+ * total, advanced it over the round's writes (src/lists/items/listTotals.ts) or counted it
+ * again. Updates and deletes go one record at a time and as batches of one. Replay a failure with FC_SEED=<seed printed in the error>.
  */
 const LISTS = Number(process.env.FC_LISTS ?? 8);
 const ROUNDS = 4;
@@ -59,23 +59,34 @@ async function apply(app: TestApp, listId: string, stored: RefRecord[], w: Write
   if (stored.length === 0) return;
   const i = pick % stored.length;
   const target = stored[i]!;
+  // every other pick goes through the batch method (one record): its own statements
+  const batch = pick % 2 === 1;
   if (w.kind === 'delete') {
     stored.splice(i, 1);
-    const res = await call(
-      app.app,
-      'deleteListItem',
-      { schema_id: listId, item_id: target.id },
-      key,
-    );
-    if (res.status !== 204) throw new Error(`deleteListItem ${res.status}`);
+    const res = batch
+      ? await call(app.app, 'deleteListItems', { schema_id: listId, item_ids: [target.id] }, key)
+      : await call(app.app, 'deleteListItem', { schema_id: listId, item_id: target.id }, key);
+    if (res.status !== 204) throw new Error(`delete ${res.status}`);
     return;
   }
-  const params = { schema_id: listId, item_id: target.id, data: w.data };
-  const res = await call(app.app, 'updateListItem', params, key);
-  if (res.status !== 200)
-    throw new Error(`updateListItem ${res.status} ${JSON.stringify(res.body)}`);
+  const res = batch
+    ? await call(
+        app.app,
+        'updateListItems',
+        { schema_id: listId, items: [{ item_id: target.id, data: w.data }] },
+        key,
+      )
+    : await call(
+        app.app,
+        'updateListItem',
+        { schema_id: listId, item_id: target.id, data: w.data },
+        key,
+      );
+  // another writer deleted it meanwhile (the reference has it gone): the update lost the race
+  if (res.status >= 400 && res.status < 500 && !stored.some((r) => r.id === target.id)) return;
+  if (res.status !== 200) throw new Error(`update ${res.status} ${JSON.stringify(res.body)}`);
   const at = stored.findIndex((r) => r.id === target.id);
-  if (at >= 0) stored[at] = res.body.data;
+  if (at >= 0) stored[at] = batch ? res.body.data[0] : res.body.data;
 }
 
 async function totalOf(app: TestApp, listId: string, query: RefQuery) {

@@ -3,6 +3,18 @@ import fc from 'fast-check';
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Schema = Record<string, any>;
 
+/** What a schema that says nothing (`{}`) holds, and the keys of open objects. */
+export interface OpenValues {
+  any: fc.Arbitrary<unknown>;
+  key: fc.Arbitrary<string>;
+}
+
+/** JSON: any JSON value, any text as a key. */
+export const JSON_VALUES: OpenValues = {
+  any: fc.jsonValue({ maxDepth: 2 }),
+  key: fc.string({ minLength: 1, maxLength: 10 }),
+};
+
 /**
  * Values of a JSON Schema, for the subset the API's document uses (type, const, enum, anyOf,
  * allOf, pattern, lengths, bounds, items, properties, required, additionalProperties with
@@ -12,15 +24,18 @@ type Schema = Record<string, any>;
 export function arbitraryOf(
   schema: Schema,
   schemas: Record<string, Schema>,
+  open: OpenValues = JSON_VALUES,
 ): fc.Arbitrary<unknown> {
-  if (schema.$ref) return arbitraryOf(schemas[String(schema.$ref).split('/').pop()!]!, schemas);
+  const again = (s: Schema) => arbitraryOf(s, schemas, open);
+  if (schema.$ref) return again(schemas[String(schema.$ref).split('/').pop()!]!);
+  if (Object.keys(schema).every((k) => k === 'description')) return open.any;
   if ('const' in schema) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
   if (schema.anyOf) {
-    return fc.oneof(...(schema.anyOf as Schema[]).map((s) => arbitraryOf(s, schemas)));
+    return fc.oneof(...(schema.anyOf as Schema[]).map(again));
   }
   if (schema.allOf && schema.type === 'string') return stringOfPatterns(schema);
-  if (schema.allOf) return arbitraryOf(mergedAllOf(schema, schemas), schemas);
+  if (schema.allOf) return again(mergedAllOf(schema, schemas));
   switch (schema.type) {
     case 'string':
       return stringOf(schema);
@@ -41,13 +56,13 @@ export function arbitraryOf(
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(schema.items ? arbitraryOf(schema.items as Schema, schemas) : fc.string(), {
+      return fc.array(schema.items ? again(schema.items as Schema) : fc.string(), {
         minLength: schema.minItems ?? 0,
         maxLength: Math.min(schema.maxItems ?? 4, 4),
       });
     case 'object':
     case undefined:
-      return objectOf(schema, schemas);
+      return objectOf(schema, again, open);
     default:
       return fc.constant(null);
   }
@@ -95,23 +110,28 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   return base.filter((s) => [...s].length >= min && [...s].length <= max);
 }
 
-function objectOf(schema: Schema, schemas: Record<string, Schema>): fc.Arbitrary<unknown> {
+function objectOf(
+  schema: Schema,
+  again: (s: Schema) => fc.Arbitrary<unknown>,
+  open: OpenValues,
+): fc.Arbitrary<unknown> {
   const properties = (schema.properties ?? {}) as Record<string, Schema>;
   const record = fc.record(
-    Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, arbitraryOf(s, schemas)])),
+    Object.fromEntries(Object.entries(properties).map(([k, s]) => [k, again(s)])),
     { requiredKeys: (schema.required as string[] | undefined) ?? [] },
   );
   const extra = schema.additionalProperties;
   if (!extra || typeof extra !== 'object') return record;
-  const names = schema.propertyNames?.pattern
-    ? fc.stringMatching(new RegExp(schema.propertyNames.pattern as string))
-    : fc.string({ minLength: 1, maxLength: 10 });
+  const refused = new Set((schema.propertyNames?.not?.enum ?? []) as string[]);
+  const names = (
+    schema.propertyNames?.pattern
+      ? fc.stringMatching(new RegExp(schema.propertyNames.pattern as string))
+      : open.key
+  ).filter((n) => !refused.has(n));
   const more = fc.dictionary(
     names.filter((n) => !Object.hasOwn(properties, n)),
-    arbitraryOf(extra, schemas),
-    {
-      maxKeys: 3,
-    },
+    again(extra),
+    { minKeys: schema.minProperties ?? 0, maxKeys: 3 },
   );
   return fc.tuple(record, more).map(([r, m]) => ({ ...m, ...r }));
 }

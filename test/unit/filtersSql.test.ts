@@ -6,6 +6,7 @@ import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
+import { storedField } from '../helpers/storedField.js';
 
 /**
  * The filter compiler, first half (STYLE 6): the SQL text and bound parameters it emits per
@@ -13,15 +14,7 @@ import type { ItemQuery } from '../../src/lists/filters/query.js';
  */
 const dialect = new PgDialect();
 
-const field = (slug: string, type: string, extra: Partial<StoredField> = {}): StoredField => ({
-  slug,
-  name: slug,
-  type,
-  is_required: false,
-  is_hidden: false,
-  is_encryptable: false,
-  ...extra,
-});
+const field = storedField;
 
 const FIELDS: StoredField[] = [
   field('s', 'string', { slot: 't1' }),

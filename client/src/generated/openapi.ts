@@ -14,7 +14,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['addListItemViaGet'];
     put?: never;
@@ -24,7 +24,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['addListItem'];
     delete?: never;
@@ -51,7 +51,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['addListItemsViaGet'];
     put?: never;
@@ -66,7 +66,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['addListItems'];
     delete?: never;
@@ -88,7 +88,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['addListSchemaFieldViaGet'];
     put?: never;
@@ -98,7 +98,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['addListSchemaField'];
     delete?: never;
@@ -120,7 +120,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['createListSchemaViaGet'];
     put?: never;
@@ -130,7 +130,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['createListSchema'];
     delete?: never;
@@ -152,7 +152,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['createOrUpdateContactViaGet'];
     put?: never;
@@ -162,7 +162,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['createOrUpdateContact'];
     delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['createOrUpdateContactsViaGet'];
     put?: never;
@@ -200,7 +200,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['createOrUpdateContacts'];
     delete?: never;
@@ -224,7 +224,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['createWebhookViaGet'];
     put?: never;
@@ -236,7 +236,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['createWebhook'];
     delete?: never;
@@ -258,7 +258,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['deleteListItemViaGet'];
     put?: never;
@@ -268,7 +268,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['deleteListItem'];
     delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['deleteListItemsViaGet'];
     put?: never;
@@ -306,7 +306,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['deleteListItems'];
     delete?: never;
@@ -328,7 +328,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['deleteListSchemaViaGet'];
     put?: never;
@@ -338,7 +338,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['deleteListSchema'];
     delete?: never;
@@ -360,7 +360,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['deleteListSchemaFieldViaGet'];
     put?: never;
@@ -370,7 +370,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['deleteListSchemaField'];
     delete?: never;
@@ -392,7 +392,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['deleteWebhookViaGet'];
     put?: never;
@@ -402,7 +402,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['deleteWebhook'];
     delete?: never;
@@ -426,7 +426,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getChangesViaGet'];
     put?: never;
@@ -438,7 +438,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getChanges'];
     delete?: never;
@@ -464,7 +464,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getContactsViaGet'];
     put?: never;
@@ -478,7 +478,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getContacts'];
     delete?: never;
@@ -502,7 +502,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getListItemsViaGet'];
     put?: never;
@@ -514,7 +514,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getListItems'];
     delete?: never;
@@ -536,7 +536,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getListSchemaViaGet'];
     put?: never;
@@ -546,7 +546,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getListSchema'];
     delete?: never;
@@ -568,7 +568,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getListSchemasViaGet'];
     put?: never;
@@ -578,7 +578,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getListSchemas'];
     delete?: never;
@@ -598,7 +598,7 @@ export interface paths {
      * The account the API key belongs to
      * @description A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getMeViaGet'];
     put?: never;
@@ -606,7 +606,7 @@ export interface paths {
      * The account the API key belongs to
      * @description A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getMe'];
     delete?: never;
@@ -628,7 +628,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getNumberOfContactsViaGet'];
     put?: never;
@@ -638,7 +638,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getNumberOfContacts'];
     delete?: never;
@@ -660,7 +660,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['getWebhooksViaGet'];
     put?: never;
@@ -670,7 +670,7 @@ export interface paths {
      *
      *     A read: GET and POST answer alike.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['getWebhooks'];
     delete?: never;
@@ -692,7 +692,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['updateListItemViaGet'];
     put?: never;
@@ -702,7 +702,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['updateListItem'];
     delete?: never;
@@ -729,7 +729,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`.
+     *     GET: parameters in the query string. Nested values use bracket notation (`fields[0][name]=Price`, `filters[price]=>=,10`, `tags[0]=vip` or `tags=vip`); URL-encode special characters (`%` as `%25`). Query values are text: integers and booleans are also accepted as `"2"`, `"true"`/`"1"`; there is no null (leave the parameter out, or send it blank), and an empty array or object sends nothing. A query string holds at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond), and the request line with the headers must fit in 16 KiB (`431` beyond): send larger requests as POST.
      */
     get: operations['updateListItemsViaGet'];
     put?: never;
@@ -744,7 +744,7 @@ export interface paths {
      *
      *     This method changes data: call it with POST. Send an `Idempotency-Key` (or the `idempotency_key` parameter) to make a retry safe: the first answer is stored and replayed for 24 hours.
      *
-     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET). The JSON body is the only way to send typed values as they are.
+     *     POST: parameters as a JSON body (`Content-Type: application/json`), or as form fields (`application/x-www-form-urlencoded`, nested values in bracket notation as in GET, at most 200 items in any array, 2000 parameters and 5 levels of brackets (`400` beyond)). The JSON body is the only way to send typed values as they are, null, empty arrays and batches of more than 200 items.
      */
     post: operations['updateListItems'];
     delete?: never;
@@ -977,6 +977,13 @@ export interface components {
     Error429: {
       /** @constant */
       message: 'Too Many Attempts.';
+    };
+    Error431: {
+      /** @constant */
+      error: 'Request Header Fields Too Large';
+      message: string;
+      /** @constant */
+      statusCode: 431;
     };
     Error500: {
       /** @constant */
@@ -1238,12 +1245,9 @@ export interface components {
               }
             | unknown[]
           )[]
-        | (
-            | {
-                [key: string]: unknown;
-              }
-            | unknown[]
-          );
+        | {
+            [key: string]: unknown;
+          };
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
@@ -1264,11 +1268,12 @@ export interface components {
           | 'image'
           | 'contact'
           | 'bot';
+        /** @description money fields: an ISO 4217 code, required; ignored for other types */
         currency?: unknown;
         is_required?: boolean | null | string;
         is_hidden?: boolean | null | string;
         is_encryptable?: boolean | null | string;
-      };
+      } & unknown;
     };
     createListSchemaParams: ({
       bot_id?: number | null | string;
@@ -1284,7 +1289,7 @@ export interface components {
       ))) & {
       name: string;
       fields:
-        | {
+        | ({
             name: string;
             slug: string;
             /** @enum {string} */
@@ -1299,12 +1304,13 @@ export interface components {
               | 'image'
               | 'contact'
               | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
             currency?: unknown;
             is_required?: boolean | null | string;
             is_hidden?: boolean | null | string;
             is_encryptable?: boolean | null | string;
-          }[]
-        | {
+          } & unknown)[]
+        | ({
             name: string;
             slug: string;
             /** @enum {string} */
@@ -1319,11 +1325,12 @@ export interface components {
               | 'image'
               | 'contact'
               | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
             currency?: unknown;
             is_required?: boolean | null | string;
             is_hidden?: boolean | null | string;
             is_encryptable?: boolean | null | string;
-          };
+          } & unknown);
       is_menu?: boolean | null | string;
     };
     createOrUpdateContactParams: {
@@ -1348,17 +1355,48 @@ export interface components {
       /** @description The bot every contact belongs to */
       bot_id: number;
       contacts:
-        | {
-            [key: string]: unknown;
-          }[]
-        | {
-            [key: string]: unknown;
-          };
+        | ({
+            /** @enum {string} */
+            messenger: 'telegram' | 'max' | 'viber' | 'vk';
+            name: string & (unknown & unknown);
+            telegram_id?: number | null | string;
+            telegram_username?: string | null;
+            max_id?: number | null | string;
+            max_user_id?: number | null | string;
+            max_username?: string | null;
+            vk_id?: number | null | string;
+            vk_user_id?: number | null | string;
+            viber_id?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            address?: string | null;
+            tags?: string[] | string;
+          } & (unknown & unknown & unknown & unknown))[]
+        | ({
+            /** @enum {string} */
+            messenger: 'telegram' | 'max' | 'viber' | 'vk';
+            name: string & (unknown & unknown);
+            telegram_id?: number | null | string;
+            telegram_username?: string | null;
+            max_id?: number | null | string;
+            max_user_id?: number | null | string;
+            max_username?: string | null;
+            vk_id?: number | null | string;
+            vk_user_id?: number | null | string;
+            viber_id?: string | null;
+            phone?: string | null;
+            email?: string | null;
+            address?: string | null;
+            tags?: string[] | string;
+          } & (unknown & unknown & unknown & unknown));
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
     createWebhookParams: {
-      /** @description Where to POST: http or https, public addresses only */
+      /**
+       * Format: uri
+       * @description Where to POST: an absolute http or https URL without user name or password, whose host resolves to public addresses only (a host name in ASCII: `xn--` for others)
+       */
       url: string;
       /** @description Only these change types (default: all) */
       types?:
@@ -1528,6 +1566,331 @@ export interface components {
       /** @description All or nothing (default true) */
       atomic?: boolean | null | string;
     };
+    addListItemFormParams: {
+      /** @description List ID */
+      schema_id: string;
+      /** @description Object: field slug → value in the field type's format */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    addListItemsFormParams: {
+      /** @description List ID */
+      schema_id: string;
+      /** @description Each item: field slug → value in the field type's format */
+      items:
+        | {
+            [key: string]: unknown;
+          }[]
+        | {
+            [key: string]: unknown;
+          };
+      /** @description All or nothing (default true) */
+      atomic?: boolean | string;
+    };
+    addListSchemaFieldFormParams: {
+      schema_id: string;
+      field: {
+        name: string;
+        slug: string;
+        /** @enum {string} */
+        type:
+          | 'string'
+          | 'number'
+          | 'bool'
+          | 'date'
+          | 'datetime'
+          | 'money'
+          | 'file'
+          | 'image'
+          | 'contact'
+          | 'bot';
+        /** @description money fields: an ISO 4217 code, required; ignored for other types */
+        currency?: unknown;
+        is_required?: boolean | string;
+        is_hidden?: boolean | string;
+        is_encryptable?: boolean | string;
+      } & unknown;
+    };
+    createListSchemaFormParams: ({
+      bot_id?: number | string;
+      project_uuid?: unknown;
+    } & (unknown &
+      (
+        | {
+            bot_id: unknown;
+          }
+        | {
+            project_uuid: unknown;
+          }
+      ))) & {
+      name: string;
+      fields:
+        | ({
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type:
+              | 'string'
+              | 'number'
+              | 'bool'
+              | 'date'
+              | 'datetime'
+              | 'money'
+              | 'file'
+              | 'image'
+              | 'contact'
+              | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
+            currency?: unknown;
+            is_required?: boolean | string;
+            is_hidden?: boolean | string;
+            is_encryptable?: boolean | string;
+          } & unknown)[]
+        | ({
+            name: string;
+            slug: string;
+            /** @enum {string} */
+            type:
+              | 'string'
+              | 'number'
+              | 'bool'
+              | 'date'
+              | 'datetime'
+              | 'money'
+              | 'file'
+              | 'image'
+              | 'contact'
+              | 'bot';
+            /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
+            currency?: unknown;
+            is_required?: boolean | string;
+            is_hidden?: boolean | string;
+            is_encryptable?: boolean | string;
+          } & unknown);
+      is_menu?: boolean | string;
+    };
+    createOrUpdateContactFormParams: {
+      bot_id: number;
+      /** @enum {string} */
+      messenger: 'telegram' | 'max' | 'viber' | 'vk';
+      name: string & (unknown & unknown);
+      telegram_id?: number | string;
+      telegram_username?: string;
+      max_id?: number | string;
+      max_user_id?: number | string;
+      max_username?: string;
+      vk_id?: number | string;
+      vk_user_id?: number | string;
+      viber_id?: string;
+      phone?: string;
+      email?: string;
+      address?: string;
+      tags?: string[] | string;
+    } & (unknown & unknown & unknown & unknown);
+    createOrUpdateContactsFormParams: {
+      /** @description The bot every contact belongs to */
+      bot_id: number;
+      contacts:
+        | ({
+            /** @enum {string} */
+            messenger: 'telegram' | 'max' | 'viber' | 'vk';
+            name: string & (unknown & unknown);
+            telegram_id?: number | string;
+            telegram_username?: string;
+            max_id?: number | string;
+            max_user_id?: number | string;
+            max_username?: string;
+            vk_id?: number | string;
+            vk_user_id?: number | string;
+            viber_id?: string;
+            phone?: string;
+            email?: string;
+            address?: string;
+            tags?: string[] | string;
+          } & (unknown & unknown & unknown & unknown))[]
+        | ({
+            /** @enum {string} */
+            messenger: 'telegram' | 'max' | 'viber' | 'vk';
+            name: string & (unknown & unknown);
+            telegram_id?: number | string;
+            telegram_username?: string;
+            max_id?: number | string;
+            max_user_id?: number | string;
+            max_username?: string;
+            vk_id?: number | string;
+            vk_user_id?: number | string;
+            viber_id?: string;
+            phone?: string;
+            email?: string;
+            address?: string;
+            tags?: string[] | string;
+          } & (unknown & unknown & unknown & unknown));
+      /** @description All or nothing (default true) */
+      atomic?: boolean | string;
+    };
+    createWebhookFormParams: {
+      /**
+       * Format: uri
+       * @description Where to POST: an absolute http or https URL without user name or password, whose host resolves to public addresses only (a host name in ASCII: `xn--` for others)
+       */
+      url: string;
+      /** @description Only these change types (default: all) */
+      types?:
+        | (
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
+          )[]
+        | (
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
+          )
+        | string;
+      /** @description Only changes of this list and its items */
+      schema_id?: string;
+      /** @description Only contacts of this bot and changes of its lists */
+      bot_id?: number | string;
+    };
+    deleteListItemFormParams: {
+      /** @description Record ID */
+      item_id: string;
+    };
+    deleteListItemsFormParams: {
+      /** @description List ID */
+      schema_id: string;
+      item_ids: string[] | string;
+      /** @description All or nothing (default true) */
+      atomic?: boolean | string;
+    };
+    deleteListSchemaFormParams: {
+      schema_id: string;
+    };
+    deleteListSchemaFieldFormParams: {
+      schema_id: string;
+      slug: string;
+    };
+    deleteWebhookFormParams: {
+      webhook_id: string;
+    };
+    getChangesFormParams: {
+      /** @description A `next_cursor` of an earlier answer; omitted: from the oldest change kept */
+      since?: string;
+      /** @description Changes per answer, 1–1000 (default 100) */
+      limit?: number | string;
+      /** @description Only changes of this list and its items */
+      schema_id?: string;
+      /** @description Only contacts of this bot and changes of its lists */
+      bot_id?: number | string;
+      /** @description Only these change types */
+      types?:
+        | (
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
+          )[]
+        | (
+            | 'list_schema.created'
+            | 'list_schema.deleted'
+            | 'list_schema.field_added'
+            | 'list_schema.field_deleted'
+            | 'list_item.created'
+            | 'list_item.updated'
+            | 'list_item.deleted'
+            | 'contact.created'
+            | 'contact.updated'
+          )
+        | string;
+    };
+    getContactsFormParams: {
+      bot_id?: number | string;
+      date_from?: number | string;
+      date_to?: number | string;
+      /** @description Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode */
+      count?: unknown;
+      /** @description Page mode: the page, 1 to 1000000000 (default 1); ignored in offset mode */
+      page?: unknown;
+      offset?: number | string;
+      limit?: number | string;
+      with?: unknown;
+    } & unknown;
+    getListItemsFormParams: {
+      /** @description List ID */
+      schema_id: string;
+      /** @description Records per page, 1 to 1000 (default 50) */
+      limit?: number | string;
+      /** @description Page, from 1 (default 1) */
+      page?: number | string;
+      /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
+      order_by?: string;
+      /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
+      filters?: {
+        [key: string]: string | number | boolean;
+      };
+      /** @description Only records linked to this contact through any contact field */
+      contact_id?: number | string;
+      /** @description Only records linked to this bot through any bot field */
+      bot_id?: number | string;
+    };
+    getListSchemaFormParams: {
+      schema_id: string;
+    };
+    getListSchemasFormParams: {
+      page?: number | string;
+    };
+    getMeFormParams: Record<string, never>;
+    getNumberOfContactsFormParams: {
+      bot_id?: number | string;
+      date_from?: number | string;
+      date_to?: number | string;
+    };
+    getWebhooksFormParams: Record<string, never>;
+    updateListItemFormParams: {
+      /** @description Record ID */
+      item_id: string;
+      /** @description Object: field slug → value in the field type's format */
+      data: {
+        [key: string]: unknown;
+      };
+    };
+    updateListItemsFormParams: {
+      /** @description List ID */
+      schema_id: string;
+      items:
+        | {
+            item_id: string;
+            data: {
+              [key: string]: unknown;
+            };
+          }[]
+        | {
+            item_id: string;
+            data: {
+              [key: string]: unknown;
+            };
+          };
+      /** @description All or nothing (default true) */
+      atomic?: boolean | string;
+    };
   };
   responses: {
     /** @description Malformed JSON body or unreadable parameters. */
@@ -1634,6 +1997,15 @@ export interface components {
         'application/json': components['schemas']['Error429'];
       };
     };
+    /** @description The request line and headers are larger than Node accepts (a GET with a long query string, most often): send the parameters as a POST body. Answered before the API reads the request, so without its headers. (limit: 16 KiB) */
+    HeadersTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error431'];
+      };
+    };
     /** @description Unexpected failure; quote `request_id` when reporting. */
     ServerError: {
       headers: {
@@ -1689,14 +2061,12 @@ export interface operations {
   addListItemViaGet: {
     parameters: {
       query: {
-        /** @description List ID */
+        /** @description List ID. */
         schema_id: string;
-        /** @description Object: field slug → value in the field type's format */
-        data:
-          | {
-              [key: string]: unknown;
-            }
-          | unknown[];
+        /** @description Object: field slug → value in the field type's format. In bracket notation (`data[<key>][<key or index>]=<value>`), which no OpenAPI style describes. */
+        data: {
+          [key: string]: unknown;
+        };
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -1745,6 +2115,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -1772,7 +2143,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['addListItemParams'];
-        'application/x-www-form-urlencoded': components['schemas']['addListItemParams'];
+        'application/x-www-form-urlencoded': components['schemas']['addListItemFormParams'];
       };
     };
     responses: {
@@ -1814,6 +2185,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -1821,24 +2193,18 @@ export interface operations {
   addListItemsViaGet: {
     parameters: {
       query: {
-        /** @description List ID */
+        /** @description List ID. */
         schema_id: string;
-        /** @description Each item: field slug → value in the field type's format */
+        /** @description Each item: field slug → value in the field type's format. In bracket notation (`items[0][<key>]=<value>`), which no OpenAPI style describes. */
         items:
-          | (
-              | {
-                  [key: string]: unknown;
-                }
-              | unknown[]
-            )[]
-          | (
-              | {
-                  [key: string]: unknown;
-                }
-              | unknown[]
-            );
-        /** @description All or nothing (default true) */
-        atomic?: boolean | null | string;
+          | {
+              [key: string]: unknown;
+            }[]
+          | {
+              [key: string]: unknown;
+            };
+        /** @description All or nothing (default true). */
+        atomic?: boolean | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -1931,6 +2297,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -1964,7 +2331,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['addListItemsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['addListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['addListItemsFormParams'];
       };
     };
     responses: {
@@ -2050,6 +2417,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2058,6 +2426,7 @@ export interface operations {
     parameters: {
       query: {
         schema_id: string;
+        /** @description In bracket notation (`field[<key>][<key or index>]=<value>`), which no OpenAPI style describes. */
         field: {
           name: string;
           slug: string;
@@ -2073,11 +2442,12 @@ export interface operations {
             | 'image'
             | 'contact'
             | 'bot';
+          /** @description money fields: an ISO 4217 code, required; ignored for other types */
           currency?: unknown;
-          is_required?: boolean | null | string;
-          is_hidden?: boolean | null | string;
-          is_encryptable?: boolean | null | string;
-        };
+          is_required?: boolean | string;
+          is_hidden?: boolean | string;
+          is_encryptable?: boolean | string;
+        } & unknown;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2112,6 +2482,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2139,7 +2510,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['addListSchemaFieldParams'];
-        'application/x-www-form-urlencoded': components['schemas']['addListSchemaFieldParams'];
+        'application/x-www-form-urlencoded': components['schemas']['addListSchemaFieldFormParams'];
       };
     };
     responses: {
@@ -2167,6 +2538,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2174,11 +2546,12 @@ export interface operations {
   createListSchemaViaGet: {
     parameters: {
       query: {
-        bot_id?: number | null | string;
-        project_uuid?: string | null;
+        bot_id?: number | string;
+        project_uuid?: string;
         name: string;
+        /** @description In bracket notation (`fields[0][<key>]=<value>`), which no OpenAPI style describes. */
         fields:
-          | {
+          | ({
               name: string;
               slug: string;
               /** @enum {string} */
@@ -2193,12 +2566,13 @@ export interface operations {
                 | 'image'
                 | 'contact'
                 | 'bot';
+              /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
               currency?: unknown;
-              is_required?: boolean | null | string;
-              is_hidden?: boolean | null | string;
-              is_encryptable?: boolean | null | string;
-            }[]
-          | {
+              is_required?: boolean | string;
+              is_hidden?: boolean | string;
+              is_encryptable?: boolean | string;
+            } & unknown)[]
+          | ({
               name: string;
               slug: string;
               /** @enum {string} */
@@ -2213,12 +2587,13 @@ export interface operations {
                 | 'image'
                 | 'contact'
                 | 'bot';
+              /** @description money fields: an ISO 4217 code, USD when left out; ignored for other types */
               currency?: unknown;
-              is_required?: boolean | null | string;
-              is_hidden?: boolean | null | string;
-              is_encryptable?: boolean | null | string;
-            };
-        is_menu?: boolean | null | string;
+              is_required?: boolean | string;
+              is_hidden?: boolean | string;
+              is_encryptable?: boolean | string;
+            } & unknown);
+        is_menu?: boolean | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2292,6 +2667,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2334,7 +2710,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['createListSchemaParams'];
-        'application/x-www-form-urlencoded': components['schemas']['createListSchemaParams'];
+        'application/x-www-form-urlencoded': components['schemas']['createListSchemaFormParams'];
       };
     };
     responses: {
@@ -2401,6 +2777,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2411,17 +2788,17 @@ export interface operations {
         bot_id: number;
         messenger: 'telegram' | 'max' | 'viber' | 'vk';
         name: string & (unknown & unknown);
-        telegram_id?: number | null | string;
-        telegram_username?: string | null;
-        max_id?: number | null | string;
-        max_user_id?: number | null | string;
-        max_username?: string | null;
-        vk_id?: number | null | string;
-        vk_user_id?: number | null | string;
-        viber_id?: string | null;
-        phone?: string | null;
-        email?: string | null;
-        address?: string | null;
+        telegram_id?: number | string;
+        telegram_username?: string;
+        max_id?: number | string;
+        max_user_id?: number | string;
+        max_username?: string;
+        vk_id?: number | string;
+        vk_user_id?: number | string;
+        viber_id?: string;
+        phone?: string;
+        email?: string;
+        address?: string;
         tags?: string[] | string;
       };
       header?: {
@@ -2522,6 +2899,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2550,7 +2928,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['createOrUpdateContactParams'];
-        'application/x-www-form-urlencoded': components['schemas']['createOrUpdateContactParams'];
+        'application/x-www-form-urlencoded': components['schemas']['createOrUpdateContactFormParams'];
       };
     };
     responses: {
@@ -2643,6 +3021,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2650,17 +3029,46 @@ export interface operations {
   createOrUpdateContactsViaGet: {
     parameters: {
       query: {
-        /** @description The bot every contact belongs to */
+        /** @description The bot every contact belongs to. */
         bot_id: number;
+        /** @description In bracket notation (`contacts[0][<key>]=<value>`), which no OpenAPI style describes. */
         contacts:
-          | {
-              [key: string]: unknown;
-            }[]
-          | {
-              [key: string]: unknown;
-            };
-        /** @description All or nothing (default true) */
-        atomic?: boolean | null | string;
+          | ({
+              /** @enum {string} */
+              messenger: 'telegram' | 'max' | 'viber' | 'vk';
+              name: string & (unknown & unknown);
+              telegram_id?: number | string;
+              telegram_username?: string;
+              max_id?: number | string;
+              max_user_id?: number | string;
+              max_username?: string;
+              vk_id?: number | string;
+              vk_user_id?: number | string;
+              viber_id?: string;
+              phone?: string;
+              email?: string;
+              address?: string;
+              tags?: string[] | string;
+            } & (unknown & unknown & unknown & unknown))[]
+          | ({
+              /** @enum {string} */
+              messenger: 'telegram' | 'max' | 'viber' | 'vk';
+              name: string & (unknown & unknown);
+              telegram_id?: number | string;
+              telegram_username?: string;
+              max_id?: number | string;
+              max_user_id?: number | string;
+              max_username?: string;
+              vk_id?: number | string;
+              vk_user_id?: number | string;
+              viber_id?: string;
+              phone?: string;
+              email?: string;
+              address?: string;
+              tags?: string[] | string;
+            } & (unknown & unknown & unknown & unknown));
+        /** @description All or nothing (default true). */
+        atomic?: boolean | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2736,6 +3144,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2773,7 +3182,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['createOrUpdateContactsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['createOrUpdateContactsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['createOrUpdateContactsFormParams'];
       };
     };
     responses: {
@@ -2842,6 +3251,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2849,9 +3259,9 @@ export interface operations {
   createWebhookViaGet: {
     parameters: {
       query: {
-        /** @description Where to POST: http or https, public addresses only */
+        /** @description Where to POST: an absolute http or https URL without user name or password, whose host resolves to public addresses only (a host name in ASCII: `xn--` for others). */
         url: string;
-        /** @description Only these change types (default: all) */
+        /** @description Only these change types (default: all). */
         types?:
           | (
               | 'list_schema.created'
@@ -2875,12 +3285,11 @@ export interface operations {
               | 'contact.created'
               | 'contact.updated'
             )
-          | null
           | string;
-        /** @description Only changes of this list and its items */
-        schema_id?: string | null;
-        /** @description Only contacts of this bot and changes of its lists */
-        bot_id?: number | null | string;
+        /** @description Only changes of this list and its items. */
+        schema_id?: string;
+        /** @description Only contacts of this bot and changes of its lists. */
+        bot_id?: number | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -2938,6 +3347,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -2963,7 +3373,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['createWebhookParams'];
-        'application/x-www-form-urlencoded': components['schemas']['createWebhookParams'];
+        'application/x-www-form-urlencoded': components['schemas']['createWebhookFormParams'];
       };
     };
     responses: {
@@ -3014,6 +3424,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3021,7 +3432,7 @@ export interface operations {
   deleteListItemViaGet: {
     parameters: {
       query: {
-        /** @description Record ID */
+        /** @description Record ID. */
         item_id: string;
       };
       header?: {
@@ -3057,6 +3468,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3079,7 +3491,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['deleteListItemParams'];
-        'application/x-www-form-urlencoded': components['schemas']['deleteListItemParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteListItemFormParams'];
       };
     };
     responses: {
@@ -3107,6 +3519,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3114,11 +3527,11 @@ export interface operations {
   deleteListItemsViaGet: {
     parameters: {
       query: {
-        /** @description List ID */
+        /** @description List ID. */
         schema_id: string;
         item_ids: string[] | string;
-        /** @description All or nothing (default true) */
-        atomic?: boolean | null | string;
+        /** @description All or nothing (default true). */
+        atomic?: boolean | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -3183,6 +3596,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3208,7 +3622,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['deleteListItemsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['deleteListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteListItemsFormParams'];
       };
     };
     responses: {
@@ -3266,6 +3680,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3308,6 +3723,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3330,7 +3746,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['deleteListSchemaParams'];
-        'application/x-www-form-urlencoded': components['schemas']['deleteListSchemaParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteListSchemaFormParams'];
       };
     };
     responses: {
@@ -3358,6 +3774,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3401,6 +3818,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3424,7 +3842,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['deleteListSchemaFieldParams'];
-        'application/x-www-form-urlencoded': components['schemas']['deleteListSchemaFieldParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteListSchemaFieldFormParams'];
       };
     };
     responses: {
@@ -3452,6 +3870,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3494,6 +3913,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3516,7 +3936,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['deleteWebhookParams'];
-        'application/x-www-form-urlencoded': components['schemas']['deleteWebhookParams'];
+        'application/x-www-form-urlencoded': components['schemas']['deleteWebhookFormParams'];
       };
     };
     responses: {
@@ -3544,6 +3964,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3551,15 +3972,15 @@ export interface operations {
   getChangesViaGet: {
     parameters: {
       query?: {
-        /** @description A `next_cursor` of an earlier answer; omitted: from the oldest change kept */
-        since?: string | null;
-        /** @description Changes per answer, 1–1000 (default 100) */
-        limit?: number | null | string;
-        /** @description Only changes of this list and its items */
-        schema_id?: string | null;
-        /** @description Only contacts of this bot and changes of its lists */
-        bot_id?: number | null | string;
-        /** @description Only these change types */
+        /** @description A `next_cursor` of an earlier answer; omitted: from the oldest change kept. */
+        since?: string;
+        /** @description Changes per answer, 1–1000 (default 100). */
+        limit?: number | string;
+        /** @description Only changes of this list and its items. */
+        schema_id?: string;
+        /** @description Only contacts of this bot and changes of its lists. */
+        bot_id?: number | string;
+        /** @description Only these change types. */
         types?:
           | (
               | 'list_schema.created'
@@ -3583,7 +4004,6 @@ export interface operations {
               | 'contact.created'
               | 'contact.updated'
             )
-          | null
           | string;
       };
       header?: never;
@@ -3658,6 +4078,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3677,7 +4098,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['getChangesParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getChangesParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getChangesFormParams'];
       };
     };
     responses: {
@@ -3747,6 +4168,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3754,15 +4176,15 @@ export interface operations {
   getContactsViaGet: {
     parameters: {
       query?: {
-        bot_id?: number | null | string;
-        date_from?: number | null | string;
-        date_to?: number | null | string;
-        /** @description Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode */
-        count?: number | null | string;
-        /** @description Page mode: the page, 1 to 1000000000 (default 1); ignored in offset mode */
-        page?: number | null | string;
-        offset?: number | null | string;
-        limit?: number | null | string;
+        bot_id?: number | string;
+        date_from?: number | string;
+        date_to?: number | string;
+        /** @description Page mode: contacts per page, 1 to 500 (default 20); ignored in offset mode. */
+        count?: number | string;
+        /** @description Page mode: the page, 1 to 1000000000 (default 1); ignored in offset mode. */
+        page?: number | string;
+        offset?: number | string;
+        limit?: number | string;
         with?: unknown;
       };
       header?: never;
@@ -3855,6 +4277,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3876,7 +4299,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['getContactsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getContactsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getContactsFormParams'];
       };
     };
     responses: {
@@ -3964,6 +4387,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -3971,26 +4395,22 @@ export interface operations {
   getListItemsViaGet: {
     parameters: {
       query: {
-        /** @description List ID */
+        /** @description List ID. */
         schema_id: string;
-        /** @description Records per page, 1 to 1000 (default 50) */
-        limit?: number | null | string;
-        /** @description Page, from 1 (default 1) */
-        page?: number | null | string;
-        /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order */
-        order_by?: string | null;
-        /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like` */
-        filters?:
-          | {
-              [key: string]: string | number | boolean | null;
-            }
-          | unknown[]
-          | null
-          | string;
-        /** @description Only records linked to this contact through any contact field */
-        contact_id?: number | null | string;
-        /** @description Only records linked to this bot through any bot field */
-        bot_id?: number | null | string;
+        /** @description Records per page, 1 to 1000 (default 50). */
+        limit?: number | string;
+        /** @description Page, from 1 (default 1). */
+        page?: number | string;
+        /** @description `<slug>,asc|desc`, also `created_at` / `updated_at`; default insertion order. */
+        order_by?: string;
+        /** @description Object: slug → value (equality) or `"<operator>,<value>"` with the operators `=`, `!=`, `<>`, `<`, `<=`, `>`, `>=`, `like`, `not like`. */
+        filters?: {
+          [key: string]: string | number | boolean;
+        };
+        /** @description Only records linked to this contact through any contact field. */
+        contact_id?: number | string;
+        /** @description Only records linked to this bot through any bot field. */
+        bot_id?: number | string;
       };
       header?: never;
       path?: never;
@@ -4061,6 +4481,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4086,7 +4507,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['getListItemsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getListItemsFormParams'];
       };
     };
     responses: {
@@ -4153,6 +4574,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4231,6 +4653,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4250,7 +4673,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['getListSchemaParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getListSchemaParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getListSchemaFormParams'];
       };
     };
     responses: {
@@ -4317,6 +4740,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4324,7 +4748,7 @@ export interface operations {
   getListSchemasViaGet: {
     parameters: {
       query?: {
-        page?: number | null | string;
+        page?: number | string;
       };
       header?: never;
       path?: never;
@@ -4412,6 +4836,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4431,7 +4856,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['getListSchemasParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getListSchemasParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getListSchemasFormParams'];
       };
     };
     responses: {
@@ -4515,6 +4940,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4565,6 +4991,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4580,7 +5007,7 @@ export interface operations {
       content: {
         /** @example {} */
         'application/json': components['schemas']['getMeParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getMeParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getMeFormParams'];
       };
     };
     responses: {
@@ -4621,6 +5048,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4628,9 +5056,9 @@ export interface operations {
   getNumberOfContactsViaGet: {
     parameters: {
       query?: {
-        bot_id?: number | null | string;
-        date_from?: number | null | string;
-        date_to?: number | null | string;
+        bot_id?: number | string;
+        date_from?: number | string;
+        date_to?: number | string;
       };
       header?: never;
       path?: never;
@@ -4669,6 +5097,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4689,7 +5118,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['getNumberOfContactsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getNumberOfContactsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getNumberOfContactsFormParams'];
       };
     };
     responses: {
@@ -4724,6 +5153,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4785,6 +5215,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4800,7 +5231,7 @@ export interface operations {
       content: {
         /** @example {} */
         'application/json': components['schemas']['getWebhooksParams'];
-        'application/x-www-form-urlencoded': components['schemas']['getWebhooksParams'];
+        'application/x-www-form-urlencoded': components['schemas']['getWebhooksFormParams'];
       };
     };
     responses: {
@@ -4852,6 +5283,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4859,14 +5291,12 @@ export interface operations {
   updateListItemViaGet: {
     parameters: {
       query: {
-        /** @description Record ID */
+        /** @description Record ID. */
         item_id: string;
-        /** @description Object: field slug → value in the field type's format */
-        data:
-          | {
-              [key: string]: unknown;
-            }
-          | unknown[];
+        /** @description Object: field slug → value in the field type's format. In bracket notation (`data[<key>][<key or index>]=<value>`), which no OpenAPI style describes. */
+        data: {
+          [key: string]: unknown;
+        };
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -4915,6 +5345,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4940,7 +5371,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['updateListItemParams'];
-        'application/x-www-form-urlencoded': components['schemas']['updateListItemParams'];
+        'application/x-www-form-urlencoded': components['schemas']['updateListItemFormParams'];
       };
     };
     responses: {
@@ -4982,6 +5413,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -4989,27 +5421,24 @@ export interface operations {
   updateListItemsViaGet: {
     parameters: {
       query: {
-        /** @description List ID */
+        /** @description List ID. */
         schema_id: string;
+        /** @description In bracket notation (`items[0][<key>]=<value>`), which no OpenAPI style describes. */
         items:
           | {
               item_id: string;
-              data:
-                | {
-                    [key: string]: unknown;
-                  }
-                | unknown[];
+              data: {
+                [key: string]: unknown;
+              };
             }[]
           | {
               item_id: string;
-              data:
-                | {
-                    [key: string]: unknown;
-                  }
-                | unknown[];
+              data: {
+                [key: string]: unknown;
+              };
             };
-        /** @description All or nothing (default true) */
-        atomic?: boolean | null | string;
+        /** @description All or nothing (default true). */
+        atomic?: boolean | string;
       };
       header?: {
         /** @description Any 1 to 255 visible ASCII characters, unique per intended change (a UUID does). A repeat with the same key, method and parameters within 24 hours gets the first answer again, with `Idempotent-Replayed: true`; the same key with another method or parameters is a `422` under `idempotency_key`; a repeat while the first still runs is a `409`. */
@@ -5060,6 +5489,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };
@@ -5090,7 +5520,7 @@ export interface operations {
          *     }
          */
         'application/json': components['schemas']['updateListItemsParams'];
-        'application/x-www-form-urlencoded': components['schemas']['updateListItemsParams'];
+        'application/x-www-form-urlencoded': components['schemas']['updateListItemsFormParams'];
       };
     };
     responses: {
@@ -5134,6 +5564,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['TooManyAttempts'];
+      431: components['responses']['HeadersTooLarge'];
       500: components['responses']['ServerError'];
       503: components['responses']['Unavailable'];
     };

@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import type { SqlKind } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { fieldExpression, operandParameter } from './columns.js';
 import type { Condition, ItemQuery, Sort } from './query.js';
@@ -85,7 +86,24 @@ export function compileWhere(query: ItemQuery): SQL {
 export interface SortSegment {
   where?: SQL;
   orderBy: SQL;
+  /**
+   * The same order written so that no index supplies it: Postgres then finds the rows by the
+   * filter and sorts them (the page strategy, src/lists/items/pageStrategy.ts, decides when).
+   */
+  unindexedOrderBy: SQL;
 }
+
+/**
+ * The value as an expression no index is built on, ordering exactly like it: Postgres does not
+ * fold `+ 0`, `|| ''` or `+ interval '0 s'` away, so it cannot match them to an index's key.
+ */
+const UNINDEXED: Record<SqlKind, (value: SQL) => SQL> = {
+  text: (value) => sql`(${value} || '')`,
+  numeric: (value) => sql`(${value} + 0)`,
+  bool: (value) => sql`(${value} + 0)`,
+  date: (value) => sql`(${value} + interval '0 s')`,
+  datetime: (value) => sql`(${value} + interval '0 s')`,
+};
 
 /**
  * Typed order (numbers numerically, dates chronologically, strings as text in the
@@ -98,13 +116,21 @@ export interface SortSegment {
 export function compileSort(sort: Sort): SortSegment[] {
   const dir = sql.raw(sort.direction === 'desc' ? 'desc' : 'asc');
   const id = sql.identifier('id');
-  const inserted = sql`${sql.identifier('created_at')} ${dir}, ${id} ${dir}`;
-  if (sort.by !== 'field')
-    return [{ orderBy: sql`${sql.identifier(sort.by)} ${dir}, ${id} ${dir}` }];
+  const by = (value: SQL) => sql`${value} ${dir}, ${id} ${dir}`;
+  const createdAt = sql`${sql.identifier('created_at')}`;
+  const inserted = { orderBy: by(createdAt), unindexedOrderBy: by(UNINDEXED.datetime(createdAt)) };
+  if (sort.by !== 'field') {
+    const column = sql`${sql.identifier(sort.by)}`;
+    return [{ orderBy: by(column), unindexedOrderBy: by(UNINDEXED.datetime(column)) }];
+  }
   const value = fieldExpression(sort.field, sort.kind);
   return [
-    { where: sql`${value} is not null`, orderBy: sql`${value} ${dir}, ${id} ${dir}` },
-    { where: sql`${value} is null`, orderBy: inserted },
+    {
+      where: sql`${value} is not null`,
+      orderBy: by(value),
+      unindexedOrderBy: by(UNINDEXED[sort.kind](value)),
+    },
+    { where: sql`${value} is null`, ...inserted },
   ];
 }
 

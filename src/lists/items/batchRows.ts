@@ -10,7 +10,12 @@ import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { listGuard, refuseInsert } from './itemRows.js';
 import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
-import { deletedItemChanges, itemChanges, LIST_FOR_CHANGES } from '../../changes/recordItems.js';
+import {
+  deletedItemChanges,
+  itemChanges,
+  LIST_FOR_CHANGES,
+  previousRow,
+} from '../../changes/recordItems.js';
 
 /*
  * The statements of the batch methods (addListItems, updateListItems, deleteListItems) and of
@@ -111,6 +116,14 @@ function probed(ownerId: number, source: SQL, columns: SQL = sql`ctid as tid`): 
       select ${columns} from ${listItems} where owner_id = ${ownerId} and id = u.id offset 0) found`;
 }
 
+/**
+ * `probed`'s columns for a write that keeps each record's row as it was in the feed
+ * (`previous`). The write's transaction has locked the list's row in an earlier statement, so
+ * this statement's snapshot already sees every earlier write of the list: the row read is the
+ * row the write replaces.
+ */
+const WITH_PREVIOUS = sql`ctid as tid, ${previousRow('list_items')} as previous`;
+
 /** Ids as `probed`'s source; one we never issued (a NUL cannot even be sent) is not found. */
 const idsOf = (ids: readonly string[]) =>
   sql`unnest(${pgTextArray(ids.filter(isLookupableId))}::text[]) as u(id)`;
@@ -184,10 +197,10 @@ export async function updateItemRows(
             updated as (
               update ${listItems} li set data = li.data || v.d,
                 updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-              from (${probed(ownerId, rowsOf(records))}) v
+              from (${probed(ownerId, rowsOf(records), WITH_PREVIOUS)}) v
               where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
-              returning li.id, li.data, li.created_at, li.updated_at),
-            feed as (${itemChanges('list_item.updated', 'list', 'updated')})
+              returning li.id, li.data, li.created_at, li.updated_at, v.previous),
+            feed as (${itemChanges('list_item.updated', 'list', 'updated', true)})
             select id, data, created_at, updated_at from updated`,
       );
       written = updated;
@@ -230,16 +243,16 @@ export async function deleteItemRows(
         tx,
         sql`with gone as (
               delete from ${listItems} li
-              using (${probed(ownerId, idsOf(ids))}) v
+              using (${probed(ownerId, idsOf(ids), WITH_PREVIOUS)}) v
               where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
-              returning li.id, li.schema_id),
+              returning li.id, li.schema_id, v.previous),
             bumped as (
               update ${listSchemas}
               set item_count = greatest(item_count - (select count(*) from gone), 0),
                   version = ${nextVersion}
               where owner_id = ${ownerId} and id = ${listId} and exists (select 1 from gone)
               returning ${LIST_FOR_CHANGES}),
-            feed as (${deletedItemChanges('bumped', 'gone')})
+            feed as (${deletedItemChanges('bumped', 'gone', true)})
             select id from gone`,
       );
       deleted = new Set(gone.map((row) => row.id));

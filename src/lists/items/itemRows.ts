@@ -9,7 +9,12 @@ import { findLiveList } from '../schemas/listSchemaRepository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
-import { deletedItemChanges, itemChanges, LIST_FOR_CHANGES } from '../../changes/recordItems.js';
+import {
+  deletedItemChanges,
+  itemChanges,
+  LIST_FOR_CHANGES,
+  previousRow,
+} from '../../changes/recordItems.js';
 
 /** The list's fields changed between validation and insert; the caller validates again. */
 export class FieldsChanged extends Error {}
@@ -103,12 +108,18 @@ export async function updateItemRow(
           update ${listSchemas} set version = ${nextVersion}
           where ${listGuard(ownerId, listId, fieldsSeen)}
           returning ${LIST_FOR_CHANGES}),
+        before as (
+          select r.id, ${previousRow('r')} as previous from ${listItems} r
+          where r.owner_id = ${ownerId} and r.id = ${id} and exists (select 1 from bumped)
+          for update),
         updated as (
-          update ${listItems} set data = data || ${JSON.stringify(changes.data)}::jsonb,
+          update ${listItems} set data = ${listItems}.data || ${JSON.stringify(changes.data)}::jsonb,
             updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-          where owner_id = ${ownerId} and id = ${id} and exists (select 1 from bumped)
-          returning id, data, created_at, updated_at),
-        feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
+          from before
+          where ${listItems}.owner_id = ${ownerId} and ${listItems}.id = before.id
+          returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,
+            ${listItems}.updated_at, before.previous),
+        feed as (${itemChanges('list_item.updated', 'bumped', 'updated', true)})
         select id, data, created_at, updated_at from updated`,
   );
   return row && toItemRow(row);
@@ -134,13 +145,13 @@ export async function deleteItemRow(
     const [row] = await queryRows<{ n: number }>(
       tx,
       sql`with gone as (
-            delete from ${listItems} where owner_id = ${ownerId} and id = ${id}
-            returning id, schema_id),
+            delete from ${listItems} r where r.owner_id = ${ownerId} and r.id = ${id}
+            returning r.id, r.schema_id, ${previousRow('r')} as previous),
           bumped as (
             update ${listSchemas} set item_count = greatest(item_count - 1, 0), version = ${nextVersion}
             where owner_id = ${ownerId} and id = (select schema_id from gone)
             returning ${LIST_FOR_CHANGES}),
-          feed as (${deletedItemChanges('bumped', 'gone')})
+          feed as (${deletedItemChanges('bumped', 'gone', true)})
           select count(*)::int as n from gone`,
     );
     return (row?.n ?? 0) > 0;

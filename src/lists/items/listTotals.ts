@@ -62,19 +62,23 @@ interface AdvanceRow {
   layout: number;
   snapshot: string;
   events: string | number;
-  others: string | number;
+  unknown: string | number;
   purged: boolean | null;
-  added: string | number;
+  matching_now: string | number;
+  matching_before: string | number;
 }
 
 /**
  * `from` brought forward to the present, or undefined when only a count can say. Every
  * record write commits its change-feed rows in its own transaction, so the transactions
- * `from.snapshot` did not see are exactly the changes its total misses. When all of them
- * created records, the total grows by the new records that match — tested by the same
- * WHERE on the live rows, one primary-key probe each, in one snapshot with the list's
- * version. An update or delete among them (whether the record matched before is not in the
- * feed), a field change, a purged feed or too many changes mean counting again.
+ * `from.snapshot` did not see are exactly the changes its total misses, and the records they
+ * touched are the only ones whose match can differ. For each such record the total moves by
+ * whether it matches now (the same WHERE on the live row, one primary-key probe) less whether
+ * it matched then: not at all if its first unseen change created it, else by the same WHERE
+ * on the row its first unseen change kept as `previous` (writes of one record are serialized,
+ * so that row is the one the snapshot saw). All in one snapshot with the list's version.
+ * A change without its previous row, a field change, a purged feed or too many changes mean
+ * counting again.
  */
 export async function advanceTotal(
   target: TotalTarget,
@@ -85,16 +89,21 @@ export async function advanceTotal(
   const [row] = await queryRows<AdvanceRow>(
     db,
     sql`with ev as (
-          select type, item_id from changes
+          select seq, type, item_id, previous from changes
           where account_id = ${ownerId} and txid >= pg_snapshot_xmin(${since})
             and schema_id = ${listId} and not pg_visible_in_snapshot(txid, ${since})
-          limit ${MAX_CHANGES_TO_ADVANCE + 1})
+          limit ${MAX_CHANGES_TO_ADVANCE + 1}),
+        firsts as (
+          select distinct on (item_id) item_id, type, previous from ev order by item_id, seq)
         select l.version, l.layout, pg_current_snapshot()::text as snapshot,
           (select count(*) from ev) as events,
-          (select count(*) from ev where type <> ${CREATED}) as others,
+          (select count(*) from firsts where type <> ${CREATED} and previous is null) as unknown,
           (select purged_txid >= pg_snapshot_xmin(${since}) from change_feed_state) as purged,
           (select count(*) from ${listItems}
-            where ${where} and id in (select item_id from ev where type = ${CREATED})) as added
+            where ${where} and id in (select item_id from firsts)) as matching_now,
+          (select count(*) from firsts f,
+              jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
+            where f.type <> ${CREATED} and ${where}) as matching_before
         from ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
@@ -104,11 +113,11 @@ export async function advanceTotal(
     Number(row.version) < from.version ||
     row.layout !== from.layout ||
     Number(row.events) > MAX_CHANGES_TO_ADVANCE ||
-    Number(row.others) > 0
+    Number(row.unknown) > 0
   )
     return undefined;
   return {
-    total: from.total + Number(row.added),
+    total: from.total + Number(row.matching_now) - Number(row.matching_before),
     version: Number(row.version),
     layout: row.layout,
     snapshot: row.snapshot,

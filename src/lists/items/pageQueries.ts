@@ -45,6 +45,17 @@ export function pageIdsQuery(where: SQL, orderBy: SQL, limit: number, offset: nu
   return sql`select id from ${listItems} where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
 }
 
+/** What selectPage reads: the list's rows matching `where`, in the segments' order. */
+export interface PageSelection {
+  ownerId: number;
+  where: SQL;
+  segments: readonly SortSegment[];
+  /** whether getListItems has conditions (the unfiltered page may take the one-pass read) */
+  filtered: boolean;
+  /** find the matches, then sort them, instead of walking the sort's index (pageStrategy.ts) */
+  filterFirst: boolean;
+}
+
 /**
  * One page over consecutive sort segments (see compileSort): the page is filled from the
  * first segment, then the next. Only when a page starts past a segment's end is that
@@ -52,18 +63,17 @@ export function pageIdsQuery(where: SQL, orderBy: SQL, limit: number, offset: nu
  */
 export async function selectPage(
   db: Database,
-  ownerId: number,
-  where: SQL,
-  segments: readonly SortSegment[],
+  selection: PageSelection,
   limit: number,
   offset: number,
-  filtered: boolean,
 ): Promise<ItemRow[]> {
+  const { ownerId, where, segments, filtered, filterFirst } = selection;
   const rows: ItemRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
     const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
-    const query = pageQuery(ownerId, scoped, segment.orderBy, limit - rows.length, skip, filtered);
+    const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
+    const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, filtered);
     const got = (await queryRows<StoredItemRow>(db, query)).map(toItemRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;

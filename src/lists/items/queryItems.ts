@@ -18,6 +18,7 @@ import {
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './listItemPresenter.js';
 import { selectPage } from './pageQueries.js';
+import { filterFirst } from './pageStrategy.js';
 import { currentTotal, type TotalTarget } from './listTotals.js';
 
 export interface ItemQueryInput {
@@ -39,8 +40,9 @@ const MAX_OFFSET = 1e12;
 type PresentedItem = OrderedObject | JsonText;
 
 /**
- * getListItems: the page and `meta.total` run concurrently. The unfiltered total is the list's
- * counter (kept with every insert and delete); a filtered one is a count over the slots.
+ * getListItems. The unfiltered total is the list's counter (kept with every insert and
+ * delete); a filtered one is remembered, advanced over the writes since, or counted over the
+ * slots (listTotals.ts), and read before the page.
  */
 export async function queryItems(
   ctx: ItemContext,
@@ -66,31 +68,37 @@ export async function queryItems(
   const selection = selectionKey(list, query);
   const page = pageKey(selection, query, input.limit, offset);
   const filtered = isFiltered(query);
-  const [items, total] = await Promise.all([
-    offset > MAX_OFFSET
-      ? []
-      : pageItems(ctx, list.fields, page, () =>
-          selectPage(
-            ctx.db,
-            list.ownerId,
-            where,
-            compileSort(query.sort),
-            input.limit,
-            offset,
-            filtered,
-          ),
-        ),
-    !filtered
-      ? list.itemCount
-      : cache.totalOr(selection, () =>
-          filteredTotal(cache, selectionOf(list.id, query), {
-            db: ctx.db,
+  // A filtered total comes first: it says how the page is best read (pageStrategy.ts), and
+  // whether there is a page to read at all. It is remembered or advanced more often than
+  // counted, and where counted it is the cheaper of the two statements.
+  const total = filtered
+    ? await cache.totalOr(selection, () =>
+        filteredTotal(cache, selectionOf(list.id, query), {
+          db: ctx.db,
+          ownerId: list.ownerId,
+          listId: list.id,
+          where,
+        }),
+      )
+    : list.itemCount;
+  const empty = offset > MAX_OFFSET || (filtered && offset >= total);
+  const items = empty
+    ? []
+    : await pageItems(ctx, list.fields, page, () =>
+        selectPage(
+          ctx.db,
+          {
             ownerId: list.ownerId,
-            listId: list.id,
             where,
-          }),
+            segments: compileSort(query.sort),
+            filtered,
+            filterFirst:
+              filtered && filterFirst(query, total, list.itemCount, offset + input.limit),
+          },
+          input.limit,
+          offset,
         ),
-  ]);
+      );
   return pageEnvelope({
     items,
     total,

@@ -2,13 +2,16 @@ import { z } from 'zod';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import {
   BLANK_IS_UNSENT,
+  BLANK_JSON_SCHEMAS,
   blankToUndefined,
+  SCHEMA_RULES,
+  sentJsonSchema,
   boolParam,
   oneOrMany,
 } from '../../shared/paramTypes.js';
 import { FIELD_TYPES } from '../field-types/fieldTypeRegistry.js';
 import { isStorableText } from '../field-types/text.js';
-import { DEFAULT_CURRENCY, isCurrency } from './currencies.js';
+import { CURRENCIES, DEFAULT_CURRENCY, isCurrency } from './currencies.js';
 import { RESERVED_SLUGS, SLUG_PATTERN } from './reservedSlugs.js';
 
 export type NewField = Omit<StoredField, 'slot'>;
@@ -58,7 +61,14 @@ export function fieldDefinition(mode: FieldMode) {
       slug: slugParam(),
       type: z.enum(FIELD_TYPES, { error: `must be one of ${FIELD_TYPES.join(', ')}` }),
       // Checked below against the type: only money fields have a currency.
-      currency: z.unknown().optional(),
+      currency: z
+        .unknown()
+        .optional()
+        .describe(
+          mode === 'add'
+            ? 'money fields: an ISO 4217 code, required; ignored for other types'
+            : 'money fields: an ISO 4217 code, USD when left out; ignored for other types',
+        ),
       is_required: flag(true),
       is_hidden: flag(false),
       is_encryptable: flag(false),
@@ -81,6 +91,7 @@ export function fieldDefinition(mode: FieldMode) {
         });
       }
     }, ALWAYS)
+    .meta({ [SCHEMA_RULES]: currencyRule(mode) })
     .transform((field): NewField => {
       const stored: NewField = {
         slug: field.slug,
@@ -97,6 +108,22 @@ export function fieldDefinition(mode: FieldMode) {
       }
       return stored;
     });
+}
+
+/**
+ * The currency check above as JSON Schema, for the document: a money field's currency is an
+ * ISO 4217 code (sent blank or not at all: USD when creating a list, refused when adding a
+ * field); any other type's currency is ignored, whatever it is.
+ */
+function currencyRule(mode: FieldMode) {
+  const code = { type: 'string', enum: [...CURRENCIES].sort() };
+  return {
+    if: { properties: { type: { const: 'money' } }, required: ['type'] },
+    then:
+      mode === 'add'
+        ? { ...sentJsonSchema('currency'), properties: { currency: code } }
+        : { properties: { currency: { anyOf: [code, ...BLANK_JSON_SCHEMAS] } } },
+  };
 }
 
 /** createListSchema's `fields`: 1 to 30 definitions, in order, slugs unique. */

@@ -25,6 +25,12 @@ export const errorBodies = {
   413: z.object({ error: z.literal('payload_too_large'), message: z.string() }),
   422: z.object({ message: z.string(), errors: ValidationErrors }),
   429: z.object({ message: z.literal('Too Many Attempts.') }),
+  // Fastify's own answer (its client error handler): the request never reaches the API
+  431: z.object({
+    error: z.literal('Request Header Fields Too Large'),
+    message: z.string(),
+    statusCode: z.literal(431),
+  }),
   500: z.object({ error: z.literal('server_error'), request_id: z.string() }),
   503: z.object({ error: z.literal('service_unavailable'), message: z.string() }),
 } as const;
@@ -59,6 +65,11 @@ export const errorResponses: Record<ErrorStatus, { name: string; description: st
   429: {
     name: 'TooManyAttempts',
     description: 'Rate limit exceeded: wait `Retry-After` seconds.',
+  },
+  431: {
+    name: 'HeadersTooLarge',
+    description:
+      'The request line and headers are larger than Node accepts (a GET with a long query string, most often): send the parameters as a POST body. Answered before the API reads the request, so without its headers.',
   },
   500: {
     name: 'ServerError',

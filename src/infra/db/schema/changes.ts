@@ -43,6 +43,13 @@ export const changes = pgTable(
      * `json`, not `jsonb`: it keeps the answer's key order (fields in the order they were sent).
      */
     data: json('data'),
+    /**
+     * list_item updates and deletes: the record's row as it was before the change (`to_jsonb`
+     * of the list_items row, values as stored, sealed ones sealed), so a remembered filtered
+     * total can tell whether the record matched before (src/lists/items/listTotals.ts). Null
+     * where a write does not keep it; getChanges never answers it.
+     */
+    previous: jsonb('previous'),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.seq] }),

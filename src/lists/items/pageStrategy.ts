@@ -1,0 +1,75 @@
+import type { ItemQuery } from '../filters/query.js';
+
+/**
+ * A filtered page can be read two ways, and which is cheaper depends on how many records
+ * match — which Postgres can only estimate, while getListItems knows it (the total is
+ * counted, advanced or remembered before the page is read):
+ *
+ * - walking the sort's index in order, testing each entry against the filter, until the page
+ *   is full: about `(offset + limit) × records / matches` entries, each a heap visit unless
+ *   the index includes every filtered column;
+ * - filtering first: the filter's own indexes find every match, then the matches are sorted
+ *   (a top-N sort): about `matches` index entries, never the heap.
+ *
+ * Postgres prices a heap visit as if the page were likely cached and picks the walk even
+ * where it visits thousands of heap pages for a page of 50 (docs/records.md, "Choosing how a
+ * filtered page is read"). So the walk is ruled out when filtering first reads fewer
+ * entries, weighted by what a walked entry costs.
+ */
+
+/**
+ * Columns each order index carries besides its key (migration 0014's INCLUDE lists); a walk
+ * whose filter reads only these never visits the heap. A test compares this with the catalog.
+ */
+export const ORDER_INDEX_INCLUDES: Readonly<Record<string, readonly string[]>> = {
+  t1: ['n1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  t2: ['n1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  t3: ['n1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  n1: ['n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  n2: ['n1', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  n3: ['n1', 'n2', 'd1', 'd2', 'created_at', 'updated_at'],
+  d1: ['n1', 'n2', 'n3', 'd2', 'created_at', 'updated_at'],
+  d2: ['n1', 'n2', 'n3', 'd1', 'created_at', 'updated_at'],
+  created_at: ['n1', 'n2', 'n3', 'd1', 'd2', 'contact_id', 'bot_id'],
+};
+
+/**
+ * What one walked entry costs against one entry read by filtering first (index-only, plus
+ * its share of the sort): an entry tested from the index itself, or one that visits the heap.
+ * Measured on 1,000,000 records (docs/benchmarks.md, "Filtered pages: walk or filter first").
+ */
+const WALK_ENTRY_COST = { covered: 1, heap: 16 } as const;
+
+/** The column the sort walks, or undefined when no index serves the order (a JSONB field). */
+function sortColumn(query: ItemQuery): string | undefined {
+  if (query.sort.by !== 'field') return query.sort.by;
+  return query.sort.field.slot;
+}
+
+/** The columns the filter reads; undefined for a field kept only in JSONB. */
+function filterColumns(query: ItemQuery): (string | undefined)[] {
+  const columns = query.conditions.map((c) => c.field.slot);
+  for (const kind of ['contact', 'bot'] as const) {
+    if (query.links[kind] === undefined) continue;
+    // a link matches any field of that type, the ones without a slot through JSONB
+    for (const f of query.fields) if (f.type === kind) columns.push(f.slot);
+  }
+  return columns;
+}
+
+/**
+ * Whether the page is read by filtering first: true when that reads less than the walk
+ * would. False when a condition is on the sort column itself (the walk starts at the
+ * condition's bound, reading just the page) or no index serves the sort (Postgres sorts
+ * anyway).
+ */
+export function filterFirst(query: ItemQuery, matches: number, records: number, end: number) {
+  const walked = sortColumn(query);
+  if (walked === undefined) return false;
+  const filtered = filterColumns(query);
+  if (filtered.includes(walked)) return false;
+  const included = ORDER_INDEX_INCLUDES[walked] ?? [];
+  const covered = filtered.every((c) => c !== undefined && included.includes(c));
+  const walkEntries = (end * records) / Math.max(matches, 1);
+  return matches <= walkEntries * WALK_ENTRY_COST[covered ? 'covered' : 'heap'];
+}

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { parseFilters } from '../../src/lists/filters/parseFilters.js';
+import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
+import type { ItemQuery } from '../../src/lists/filters/query.js';
+import { filterFirst } from '../../src/lists/items/pageStrategy.js';
+import { storedField } from '../helpers/storedField.js';
+
+const field = (slug: string, type: string, slot?: string) =>
+  storedField(slug, type, slot ? { slot } : {});
+const FIELDS = [
+  field('city', 'string', 't1'),
+  field('amount', 'number', 'n1'),
+  field('rank', 'number', 'n2'),
+  field('day', 'date', 'd1'),
+  field('flag', 'bool'),
+  field('contact', 'contact', 'contact_id'),
+];
+
+function query(filters: Record<string, string>, orderBy: string, links = {}): ItemQuery {
+  return {
+    ownerId: 1,
+    listId: 'l',
+    fields: FIELDS,
+    conditions: parseFilters(FIELDS, filters),
+    links,
+    sort: parseOrderBy(FIELDS, orderBy),
+  };
+}
+
+const MILLION = 1_000_000;
+
+describe('how a filtered page is read (page strategy)', () => {
+  it('filters first where walking the sort would visit the heap for thousands of entries', () => {
+    // a string equality is in no order index: each walked entry is a heap visit
+    const q = query({ city: 'c1' }, 'rank,desc');
+    expect(filterFirst(q, 1_000, MILLION, 50)).toBe(true); // 0.1 %
+    expect(filterFirst(q, 10_000, MILLION, 50)).toBe(true); // 1 %
+    expect(filterFirst(q, 50_000, MILLION, 50)).toBe(false); // 5 %: 1,000 entries walked
+    expect(filterFirst(q, 500_000, MILLION, 50)).toBe(false);
+  });
+
+  it('walks longer when the sort index includes every filtered column', () => {
+    const covered = query({ day: '<,2024-01-01' }, 'amount,desc');
+    expect(filterFirst(covered, 1_000, MILLION, 50)).toBe(true);
+    expect(filterFirst(covered, 10_000, MILLION, 50)).toBe(false);
+    const twoRanges = query({ day: '<,2024-01-01', amount: '<,10' }, 'rank,desc');
+    expect(filterFirst(twoRanges, 5_000, MILLION, 50)).toBe(true);
+    expect(filterFirst(twoRanges, 100_000, MILLION, 50)).toBe(false);
+  });
+
+  it('deeper pages walk further, so they filter first at larger totals', () => {
+    const q = query({ city: 'c1' }, 'rank,desc');
+    expect(filterFirst(q, 50_000, MILLION, 50)).toBe(false);
+    expect(filterFirst(q, 50_000, MILLION, 500)).toBe(true);
+  });
+
+  it('leaves the plan to Postgres where the filter bounds the walk or no index sorts', () => {
+    // a condition on the sort column: the walk starts at the bound and reads just the page
+    expect(filterFirst(query({ amount: '<,10' }, 'amount,asc'), 10, MILLION, 50)).toBe(false);
+    // a field kept in JSONB: no index serves the order, Postgres sorts anyway
+    expect(filterFirst(query({ city: 'c1' }, 'flag,asc'), 10, MILLION, 50)).toBe(false);
+  });
+
+  it('counts a JSONB-only filter and a link as uncovered', () => {
+    expect(filterFirst(query({ flag: 'true' }, 'amount,desc'), 10_000, MILLION, 50)).toBe(true);
+    const linked = query({}, 'created_at,asc', { contact: 7 });
+    // the contact column is included in the created_at index: covered
+    expect(filterFirst(linked, 10_000, MILLION, 50)).toBe(false);
+    expect(filterFirst(query({}, 'updated_at,asc', { contact: 7 }), 10_000, MILLION, 50)).toBe(
+      true,
+    );
+  });
+});
