@@ -117,6 +117,23 @@ function batchPage(filter: ChangeFilter, at: FeedCursor, n: number, checkExpiry:
       limit ${n}) p on true`;
 }
 
+/**
+ * The head of `accountId`'s feed: a snapshot to start a cursor at (`{ a: <it> }`). Taken by a
+ * statement on the account's `changes` (it reads no row), not by a bare `select
+ * pg_current_snapshot()`: on Citus that statement runs on the worker holding the account's
+ * shard, whose transaction ids the account's changes carry (src/infra/db/citusChangeFeed.ts);
+ * a bare one would take the coordinator's.
+ */
+export async function feedHead(db: Pick<Database, 'execute'>, accountId: number): Promise<string> {
+  const [row] = await queryRows<{ snapshot: string }>(
+    db,
+    sql`select pg_current_snapshot()::text as snapshot, count(*) as none
+        from changes where account_id = ${accountId} and seq < 0`,
+  );
+  if (!row) throw new Error('the feed head query answered no row');
+  return row.snapshot;
+}
+
 const toNumber = (v: string | number | null) => (v === null ? null : Number(v));
 
 function toChangeRow(r: RawRow): ChangeRow {

@@ -25,9 +25,13 @@ export function itemChanges(
 
 /**
  * A list_items row as the feed keeps it in `previous` (see the changes table), from a query
- * whose list_items row is named `row`: everything a compiled filter reads.
+ * whose list_items row is named `row` (or is its column `column`, a whole row a statement
+ * returned): everything a compiled filter reads.
  */
-export const previousRow = (row: string): SQL => sql`to_jsonb(${sql.identifier(row)})`;
+export const previousRow = (row: string, column?: string): SQL =>
+  column
+    ? sql`to_jsonb(${sql.identifier(row)}.${sql.identifier(column)})`
+    : sql`to_jsonb(${sql.identifier(row)})`;
 
 /** What the item writes' list guards return for itemChanges. */
 export const LIST_FOR_CHANGES = sql`id, owner_id, bot_id, layout`;

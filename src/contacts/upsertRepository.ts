@@ -91,11 +91,12 @@ function upsertStatement(ownerId: number, input: ContactUpsert): SQL {
     INSERT INTO contacts AS c
       (bot_id, owner_id, messenger, name, phone, email, address, tags, first_message,
        ${sql.join(columns, sql`, `)})
-    SELECT b.id, b.owner_id, ${input.messenger}, ${input.name}, ${input.phone ?? null},
-      ${input.email ?? null}, ${input.address ?? null}, ${pgTextArray(input.tags ?? [])}::text[],
-      ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
-    FROM bots b
-    WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId}
+    SELECT ${input.botId}::bigint, ${ownerId}::bigint, ${input.messenger}, ${input.name},
+      ${input.phone ?? null}, ${input.email ?? null}, ${input.address ?? null},
+      ${pgTextArray(input.tags ?? [])}::text[], ${CREATED_FROM_API}, ${sql.join(values, sql`, `)}
+    -- the bot in a condition, not as the row source: Citus then sends the statement to the
+    -- owner's shard; FROM bots made it run the select on every shard of bots first
+    WHERE EXISTS (SELECT 1 FROM bots b WHERE b.owner_id = ${ownerId} AND b.id = ${input.botId})
     ON CONFLICT (owner_id, bot_id, messenger, messenger_key) DO UPDATE SET ${sql.join(updates, sql`, `)}
     RETURNING c.id, (c.xmax = 0) AS created`;
 }

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import { webhooks, type WebhookRow } from '../infra/db/schema/webhooks.js';
 import { encodeCursor } from '../changes/cursor.js';
+import { feedHead } from '../changes/readChanges.js';
 
 /** Webhooks an account may have. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 20;
@@ -21,12 +22,13 @@ export async function insertWebhook(db: Database, hook: NewWebhook) {
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtext('webhooks'), ${hook.accountId}::int)`,
     );
-    const [{ n, snapshot }] = (await queryRows<{ n: number; snapshot: string }>(
+    const [{ n }] = (await queryRows<{ n: number }>(
       tx,
-      sql`select (select count(*)::int from webhooks where account_id = ${hook.accountId}) as n,
-            pg_current_snapshot()::text as snapshot`,
-    )) as [{ n: number; snapshot: string }];
+      sql`select count(*)::int as n from webhooks where account_id = ${hook.accountId}`,
+    )) as [{ n: number }];
     if (n >= MAX_WEBHOOKS_PER_ACCOUNT) return undefined;
+    // the head as the account's changes see it (on Citus: their worker's snapshot)
+    const snapshot = await feedHead(tx, hook.accountId);
     const [row] = await tx
       .insert(webhooks)
       .values({
@@ -178,26 +180,32 @@ export async function failed(
   giveUpMs: number,
 ): Promise<boolean> {
   const stamp = now.toISOString();
-  const [row] = await queryRows<{ disabled: boolean }>(
-    db,
-    sql`update webhooks set
-          attempts = attempts + 1,
-          failing_since = coalesce(failing_since, ${stamp}::timestamptz),
-          last_error = ${error},
-          next_attempt_at = ${retryAt.toISOString()}::timestamptz,
-          leased_by = null, leased_until = null,
-          disabled_at = case
-            when ${stamp}::timestamptz - coalesce(failing_since, ${stamp}::timestamptz)
-                 >= make_interval(secs => ${giveUpMs / 1000})
-            then ${stamp}::timestamptz end,
-          disabled_reason = case
-            when ${stamp}::timestamptz - coalesce(failing_since, ${stamp}::timestamptz)
-                 >= make_interval(secs => ${giveUpMs / 1000})
-            then 'failing since ' || to_char(coalesce(failing_since, ${stamp}::timestamptz) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') || ': ' || ${error} end
-        where id = ${id} and leased_by = ${instance}
-        returning disabled_at is not null as disabled`,
-  );
-  return row?.disabled ?? false;
+  return db.transaction(async (tx) => {
+    // no to_char() here: Citus refuses a function that is not immutable inside CASE in an
+    // UPDATE of a reference table, so the reason is written by a second statement
+    const [row] = await queryRows<{ disabled: boolean; failing_since: string | Date }>(
+      tx,
+      sql`update webhooks set
+            attempts = attempts + 1,
+            failing_since = coalesce(failing_since, ${stamp}::timestamptz),
+            last_error = ${error},
+            next_attempt_at = ${retryAt.toISOString()}::timestamptz,
+            leased_by = null, leased_until = null,
+            disabled_at = case
+              when ${stamp}::timestamptz - coalesce(failing_since, ${stamp}::timestamptz)
+                   >= make_interval(secs => ${giveUpMs / 1000})
+              then ${stamp}::timestamptz end
+          where id = ${id} and leased_by = ${instance}
+          returning disabled_at is not null as disabled, failing_since`,
+    );
+    if (!row?.disabled) return false;
+    const since = new Date(row.failing_since).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    await tx.execute(
+      sql`update webhooks set disabled_reason = ${`failing since ${since}: ${error}`}
+          where id = ${id}`,
+    );
+    return true;
+  });
 }
 
 /** Disables a webhook that cannot go on (its cursor expired): `reason` says why. */

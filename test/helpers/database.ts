@@ -58,7 +58,19 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     handle,
     async drop() {
       await handle.close().catch(() => undefined);
-      await onEveryNode((client) => client.query(`drop database if exists ${name} with (force)`));
+      await onEveryNode(async (client) => {
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await client.query(`drop database if exists ${name} with (force)`);
+            return;
+          } catch (err) {
+            // on Citus, another node's daemon may have reconnected meanwhile
+            if (attempt >= 10 || !/being accessed by other users/.test(String(err))) throw err;
+            await disconnectAll(name);
+            await new Promise((r) => setTimeout(r, 200));
+          }
+        }
+      });
     },
   };
 }

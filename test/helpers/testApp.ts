@@ -51,6 +51,8 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const logStream = new Writable({
     write(chunk: Buffer, _enc, done) {
       logs.push(chunk.toString('utf8'));
+      if (process.env.LK_TEST_PRINT_ERRORS && /"level":(40|50|60)/.test(chunk.toString('utf8')))
+        process.stderr.write(chunk);
       done();
     },
   });

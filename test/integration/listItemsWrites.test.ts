@@ -13,6 +13,7 @@ import {
 import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
 import { NotFoundError } from '../../src/shared/domainErrors.js';
 import { call } from '../helpers/call.js';
+import { TEST_CITUS_URL } from '../helpers/env.js';
 import {
   itemCount,
   makeList,
@@ -175,7 +176,11 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
     try {
       // another writer holds the list's row: the batch writes its rows, then waits for it
       await other.query('begin');
-      await other.query('select 1 from list_schemas where id = $1 for no key update', [list.id]);
+      // by owner too: Citus locks rows of one shard only (FOR UPDATE across shards is refused)
+      await other.query(
+        'select 1 from list_schemas where owner_id = $1 and id = $2 for no key update',
+        [t.owner.accountId, list.id],
+      );
       const pending = insertItemRows(
         t.db,
         t.owner.accountId,
@@ -347,8 +352,9 @@ async function stored(listId: string) {
 /** Until a statement waits for a lock: the batch's counter update, on the list's row. */
 async function waitForLockWait(client: pg.Client, listId: string) {
   for (let i = 0; i < 200; i++) {
+    // on Citus the wait is on the worker: citus_stat_activity shows every node's sessions
     const { rows } = await client.query(
-      `select 1 from pg_stat_activity
+      `select 1 from ${TEST_CITUS_URL ? 'citus_stat_activity' : 'pg_stat_activity'}
         where wait_event_type = 'Lock' and datname = current_database()`,
     );
     if (rows.length > 0) return;

@@ -1,6 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
+import { TEST_CITUS_URL } from '../helpers/env.js';
 import { onEveryStatement } from '../helpers/sentStatements.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
@@ -19,6 +21,10 @@ const TENANT_TABLES = [
   'contact_variables',
   'contact_stats',
 ];
+const SHARD = new RegExp(
+  `\\b(${TENANT_TABLES.join('|')}|changes|idempotency_keys)_(\\d{5,})\\b`,
+  'g',
+);
 const TOUCHES = new RegExp(
   `\\b(?:from|join|into|update)\\s+"?(${TENANT_TABLES.join('|')})"?\\b`,
   'gi',
@@ -26,12 +32,74 @@ const TOUCHES = new RegExp(
 
 const recording = new AsyncLocalStorage<string[]>();
 onEveryStatement(({ text }) => recording.getStore()?.push(text));
+/**
+ * On Citus (TEST_CITUS_URL), what the coordinator sent to the workers for the statements of a
+ * request: every session logs its remote commands (`citus.log_remote_commands`), which reach
+ * the client as notices ("issuing <command>", "on server <node>").
+ */
+const remote = new AsyncLocalStorage<{ command: string; server: string }[]>();
+type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
+const classQuery = pg.Client.prototype.query as unknown as Query;
+const logging = new WeakSet<pg.Client>();
+(pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
+  const commands = remote.getStore();
+  if (TEST_CITUS_URL && commands) {
+    if (!logging.has(this)) {
+      logging.add(this);
+      this.on('notice', (n: { message?: string; detail?: string }) => {
+        const issued = /^issuing (.*)$/s.exec(n.message ?? '');
+        const server = /on server (\S+)/.exec(n.detail ?? '');
+        if (issued && server) current.get(this)?.push({ command: issued[1]!, server: server[1]! });
+      });
+      void classQuery.call(this, 'set citus.log_remote_commands = on');
+    }
+    current.set(this, commands);
+  }
+  return classQuery.call(this, config, ...rest);
+};
+/** The request whose statement each client runs now (a client runs one at a time). */
+const current = new WeakMap<pg.Client, { command: string; server: string }[]>();
 
 /** The statements of one call, with the call's answer. */
 async function recorded(method: string, params: Record<string, unknown>, key = t.me.apiKey) {
   const statements: string[] = [];
-  const res = await recording.run(statements, () => call(t.app, method, params, { key }));
-  return { res, statements };
+  const commands: { command: string; server: string }[] = [];
+  const res = await recording.run(statements, () =>
+    remote.run(commands, () => call(t.app, method, params, { key })),
+  );
+  return { res, statements, commands };
+}
+
+/**
+ * Requests of own data that still touch every shard on Citus (docs/scaling.md, "Citus: state
+ * of the work"), and the tables they fan out on. createOrUpdateContact: the read of the
+ * written contact (contactById: the variables are a subquery in the select list, which Citus
+ * plans as a query on every shard even with the owner fixed). The check fails when this list
+ * is wrong either way.
+ */
+const FANS_OUT: Record<string, string[]> = {
+  createOrUpdateContact: ['contacts', 'contact_variables'],
+};
+
+/**
+ * The shards of tenant tables that a request's remote commands name, and the workers they
+ * went to: one shard of each table and one worker is a request on one shard group.
+ */
+function shardsTouched(commands: { command: string; server: string }[]) {
+  const shards = new Map<string, Set<string>>();
+  const servers = new Set<string>();
+  for (const { command, server } of commands) {
+    for (const m of command.matchAll(SHARD)) {
+      const set = shards.get(m[1]!) ?? new Set<string>();
+      set.add(m[2]!);
+      shards.set(m[1]!, set);
+      servers.add(server);
+    }
+  }
+  return {
+    manyShards: [...shards].filter(([, ids]) => ids.size > 1).map(([table]) => table),
+    servers: [...servers],
+  };
 }
 
 /** The statements among `statements` that touch a tenant table and never name owner_id. */
@@ -56,9 +124,17 @@ describe('statements of requests on own data', () => {
       params: Record<string, unknown>,
       status: number,
     ) => {
-      const { res, statements } = await recorded(method, params);
+      const { res, statements, commands } = await recorded(method, params);
       expect.soft(res.status, `${method}: ${JSON.stringify(res.body)}`).toBe(status);
       expect.soft(unscoped(statements), method).toEqual([]);
+      if (TEST_CITUS_URL) {
+        // on Citus: one shard of each tenant table, all on one worker (known exceptions aside)
+        const touched = shardsTouched(commands);
+        const known = FANS_OUT[method];
+        expect.soft(touched.manyShards, `${method}: tables on several shards`).toEqual(known ?? []);
+        if (!known)
+          expect.soft(touched.servers.length, `${method}: workers`).toBeLessThanOrEqual(1);
+      }
       seen.push(...statements);
       return res.body;
     };

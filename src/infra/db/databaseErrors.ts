@@ -58,10 +58,36 @@ export const UNIQUE_VIOLATION = '23505';
 
 /** Whether `err` is a unique violation of the named constraint (through drizzle's wrapping). */
 export function violatesUnique(err: unknown, constraint: string): boolean {
-  if (sqlState(err) !== UNIQUE_VIOLATION) return false;
+  const state = sqlState(err);
+  // Citus sometimes passes a worker's unique violation on as XX000, its message intact
+  if (state !== UNIQUE_VIOLATION && !(state === 'XX000' && DUPLICATE_KEY.test(messageOf(err))))
+    return false;
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
-    if ((e as { constraint?: unknown }).constraint === constraint) return true;
+    // Citus passes a worker's error on without its constraint field: the message names it
+    const named =
+      (e as { constraint?: unknown }).constraint ??
+      DUPLICATE_KEY.exec(String((e as { message?: unknown }).message))?.[1];
+    // on Citus the error comes from a shard, whose constraint carries the shard's id
+    if (typeof named === 'string' && (named === constraint || isShardOf(named, constraint)))
+      return true;
     e = (e as { cause?: unknown }).cause;
   }
   return false;
+}
+
+const DUPLICATE_KEY = /duplicate key value violates unique constraint "([^"]+)"/;
+
+/** The messages of `err` and its causes (drizzle wraps the driver's error), joined. */
+function messageOf(err: unknown): string {
+  const messages: string[] = [];
+  for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
+    messages.push(String((e as { message?: unknown }).message));
+    e = (e as { cause?: unknown }).cause;
+  }
+  return messages.join('\n');
+}
+
+/** `name` is `constraint` of a Citus shard: the same name with `_<shard id>` appended. */
+function isShardOf(name: string, constraint: string): boolean {
+  return name.startsWith(`${constraint}_`) && /^\d+$/.test(name.slice(constraint.length + 1));
 }

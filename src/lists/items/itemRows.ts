@@ -144,9 +144,12 @@ export async function deleteItemRow(
     );
     const [row] = await queryRows<{ n: number }>(
       tx,
-      sql`with gone as (
+      // the whole row is returned and turned into JSON after: Citus refuses functions that
+      // are not immutable (to_jsonb) in RETURNING
+      sql`with deleted as (
             delete from ${listItems} r where r.owner_id = ${ownerId} and r.id = ${id}
-            returning r.id, r.schema_id, ${previousRow('r')} as previous),
+            returning r.id, r.schema_id, r as row),
+          gone as (select d.id, d.schema_id, ${previousRow('d', 'row')} as previous from deleted d),
           bumped as (
             update ${listSchemas} set item_count = greatest(item_count - 1, 0), version = ${nextVersion}
             where owner_id = ${ownerId} and id = (select schema_id from gone)
