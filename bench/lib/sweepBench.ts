@@ -371,7 +371,7 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
   const lines = [
     '# Selectivity sweep',
     '',
-    `getListItems (limit ${LIMIT}, exact total) against the plain-table twin queried by raw SQL, ${CONNECTIONS} connections, ${o.seconds} s per point; ${otherRecords} records of other lists in the same tables; load average ${os
+    `getListItems (limit ${LIMIT}, exact total) against the plain-table twin served through HTTP (bench/servers/twinServer.ts), ${CONNECTIONS} connections, ${o.seconds} s per point; ${otherRecords} records of other lists in the same tables; load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} at the end. Written by \`npm run bench:sweep\`.`,
