@@ -1,8 +1,14 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+/** Files that need a Citus cluster: .ci/run's Citus step runs them with TEST_CITUS_URL set. */
+const CITUS_ONLY = ['test/citus/**'];
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    exclude: process.env.TEST_CITUS_URL
+      ? configDefaults.exclude
+      : [...configDefaults.exclude, ...CITUS_ONLY],
     globalSetup: ['test/helpers/globalSetup.ts'],
     // Each file gets its own database cloned from a migrated template, so files run in parallel.
     pool: 'forks',

@@ -7,8 +7,6 @@ import { contactById } from '../../src/contacts/contactRepository.js';
 import { queryRows } from '../../src/infra/db/client.js';
 import { MESSENGERS } from '../../src/infra/db/schema/contacts.js';
 import { seedContact, type SeedContact } from '../helpers/contacts.js';
-import { TEST_CITUS_URL } from '../helpers/env.js';
-import { createBot } from '../helpers/factories.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -128,46 +126,4 @@ describe('contacts rendered by Postgres (contactJson.ts)', () => {
     );
     expect(JSON.parse(await sqlJson(id))).toEqual(JSON.parse(await presenterJson(id)));
   });
-
-  // a plan of one Postgres server: on Citus the plan is the coordinator's (docs/scaling.md)
-  it.skipIf(TEST_CITUS_URL)(
-    'aggregates the variables once, not once per contact, on tables without statistics',
-    async () => {
-      // An import renders its own uncommitted contacts, which no statistics describe; an
-      // earlier form was planned as a nested loop re-aggregating all variables per contact.
-      const bot = await createBot(t.db, t.tenant.projectUuid, 'Fresh');
-      const plan = await t.db.transaction(async (tx) => {
-        await tx.execute(
-          sql`WITH c AS (
-              INSERT INTO contacts (bot_id, owner_id, messenger, telegram_id, name)
-              SELECT ${bot.id}, ${t.tenant.accountId}, 'telegram', g, 'C' || g
-              FROM generate_series(1, 2000) g RETURNING id, owner_id)
-            INSERT INTO contact_variables (contact_id, owner_id, name, value)
-            SELECT id, owner_id, n, 'v' FROM c, unnest(ARRAY['city', 'utm_source']) n`,
-        );
-        const [row] = await queryRows<{ 'QUERY PLAN': [{ Plan: PlanNode }] }>(
-          tx,
-          sql`EXPLAIN (ANALYZE, FORMAT JSON) ${contactsAsJson(
-            t.tenant.accountId,
-            sql`SELECT id FROM contacts WHERE bot_id = ${bot.id}`,
-          )}`,
-        );
-        return row!['QUERY PLAN'][0].Plan;
-      });
-      const nodes = flatten(plan);
-      expect(plan['Actual Rows']).toBe(2000);
-      const aggregates = nodes.filter((n) => n['Node Type'] === 'Aggregate');
-      expect(aggregates.length).toBeGreaterThan(0);
-      for (const aggregate of aggregates) expect(aggregate['Actual Loops']).toBe(1);
-    },
-  );
 });
-
-interface PlanNode {
-  'Node Type': string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  Plans?: PlanNode[];
-}
-
-const flatten = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(flatten)];
