@@ -13,12 +13,9 @@
  * BENCH_FLOOR_REDIS=off to leave the script out (what one Redis round trip costs at least).
  */
 import { readFileSync } from 'node:fs';
-import Fastify from 'fastify';
-import { Redis } from 'ioredis';
-import pg from 'pg';
-import { RequestCounter } from '../../src/admission/limiters/requestCounter.js';
 import type { CapturedQuery } from '../lib/capture.js';
 import { replay } from '../lib/load.js';
+import { plainHttpServer } from './plainHttpServer.js';
 
 interface FloorTemplate {
   queries: CapturedQuery[];
@@ -28,40 +25,20 @@ interface FloorTemplate {
 const { templates } = JSON.parse(readFileSync(process.env.BENCH_FLOOR_FILE!, 'utf8')) as {
   templates: FloorTemplate[];
 };
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const redis = new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false });
-const counter = new RequestCounter(redis, {
-  limit: 1e9,
-  brake: 1e9,
-  prefix: 'lkfloor:',
-  versionKey: 'lkfloor:epoch',
-});
+const { app, pool, counted, listen } = plainHttpServer('floor');
 
 const withRedis = process.env.BENCH_FLOOR_REDIS !== 'off';
 let served = 0;
-const app = Fastify({ logger: false });
 app.route({
   method: ['GET', 'POST'],
   url: '/api/v1/:method',
   handler: async (_request, reply) => {
     const i = served++;
     const template = templates[i % templates.length]!;
-    if (withRedis) {
-      await counter.count({ failuresKey: 'floor-ip', accountKey: 'floor-account' }, Date.now());
-    }
+    if (withRedis) await counted();
     await replay(pool, template, i);
     return reply.type('application/json').send(JSON.stringify(template.response));
   },
 });
-app.get('/readyz', async () => ({ status: 'ok' }));
 
-await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
-await Promise.all(Array.from({ length: 10 }, () => pool.query('select 1')));
-await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT) });
-process.on('SIGTERM', () => {
-  void app.close().then(async () => {
-    await pool.end();
-    redis.disconnect();
-    process.exit(0);
-  });
-});
+await listen();

@@ -10,10 +10,7 @@
  * `{ data, meta: { total } }`. POST /write `{ sql, values }`: one statement, `{ written }`.
  * Environment: DATABASE_URL, REDIS_URL, PORT, HOST.
  */
-import Fastify from 'fastify';
-import { Redis } from 'ioredis';
-import pg from 'pg';
-import { RequestCounter } from '../../src/admission/limiters/requestCounter.js';
+import { plainHttpServer } from './plainHttpServer.js';
 
 interface ReadBody {
   page: string;
@@ -25,18 +22,7 @@ interface WriteBody {
   values: unknown[];
 }
 
-const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
-const redis = new Redis(process.env.REDIS_URL!, { enableOfflineQueue: false });
-const counter = new RequestCounter(redis, {
-  limit: 1e9,
-  brake: 1e9,
-  prefix: 'lktwin:',
-  versionKey: 'lktwin:epoch',
-});
-const counted = () =>
-  counter.count({ failuresKey: 'twin-ip', accountKey: 'twin-account' }, Date.now());
-
-const app = Fastify({ logger: false, bodyLimit: 1 << 20 });
+const { app, pool, counted, listen } = plainHttpServer('twin');
 app.post<{ Body: ReadBody }>('/read', async (request, reply) => {
   await counted();
   const { page, count, values } = request.body;
@@ -49,15 +35,5 @@ app.post<{ Body: WriteBody }>('/write', async (request) => {
   const { sql, values } = request.body;
   return { written: (await pool.query(sql, values)).rowCount };
 });
-app.get('/readyz', async () => ({ status: 'ok' }));
 
-await new Promise<void>((resolve) => redis.once('ready', () => resolve()));
-await Promise.all(Array.from({ length: 10 }, () => pool.query('select 1')));
-await app.listen({ host: process.env.HOST ?? '127.0.0.1', port: Number(process.env.PORT) });
-process.on('SIGTERM', () => {
-  void app.close().then(async () => {
-    await pool.end();
-    redis.disconnect();
-    process.exit(0);
-  });
-});
+await listen();
