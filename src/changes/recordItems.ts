@@ -9,13 +9,12 @@ import type { ChangeType } from './changeTypes.js';
  * values stay sealed in the feed too.
  */
 export function itemChanges(
-  type: ChangeType,
+  type: Extract<ChangeType, 'list_item.created' | 'list_item.updated'>,
   list: string,
   items: string,
-  /** `items` also returns `previous`, the row before an update (PREVIOUS_ROW) */
-  withPrevious = false,
 ): SQL {
-  const previous = withPrevious ? sql`i.previous` : sql`null::jsonb`;
+  // an update's `items` also returns `previous`, the row before it (previousRow)
+  const previous = type === 'list_item.updated' ? sql`i.previous` : sql`null::jsonb`;
   return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
     select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
       json_build_object('data', i.data, 'created_at', i.created_at, 'updated_at', i.updated_at),
@@ -37,12 +36,11 @@ export const previousRow = (row: string, column?: string): SQL =>
 export const LIST_FOR_CHANGES = sql`id, owner_id, bot_id, layout`;
 
 /**
- * The feed's rows for deleted items: ids (`data` null), and where `items` returns it, the row
- * as it was (`previous`, see previousRow).
+ * The feed's rows for deleted items: ids (`data` null) and the row as it was (`items` returns
+ * it as `previous`, see previousRow).
  */
-export function deletedItemChanges(list: string, items: string, withPrevious = false): SQL {
-  const previous = withPrevious ? sql`i.previous` : sql`null::jsonb`;
+export function deletedItemChanges(list: string, items: string): SQL {
   return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous)
-    select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id, ${previous}
+    select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id, i.previous
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }

@@ -200,7 +200,7 @@ export async function updateItemRows(
               from (${probed(ownerId, rowsOf(records), WITH_PREVIOUS)}) v
               where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
               returning li.id, li.data, li.created_at, li.updated_at, v.previous),
-            feed as (${itemChanges('list_item.updated', 'list', 'updated', true)})
+            feed as (${itemChanges('list_item.updated', 'list', 'updated')})
             select id, data, created_at, updated_at from updated`,
       );
       written = updated;
@@ -252,7 +252,7 @@ export async function deleteItemRows(
                   version = ${nextVersion}
               where owner_id = ${ownerId} and id = ${listId} and exists (select 1 from gone)
               returning ${LIST_FOR_CHANGES}),
-            feed as (${deletedItemChanges('bumped', 'gone', true)})
+            feed as (${deletedItemChanges('bumped', 'gone')})
             select id from gone`,
       );
       deleted = new Set(gone.map((row) => row.id));

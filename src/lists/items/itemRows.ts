@@ -119,7 +119,7 @@ export async function updateItemRow(
           where ${listItems}.owner_id = ${ownerId} and ${listItems}.id = before.id
           returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,
             ${listItems}.updated_at, before.previous),
-        feed as (${itemChanges('list_item.updated', 'bumped', 'updated', true)})
+        feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
         select id, data, created_at, updated_at from updated`,
   );
   return row && toItemRow(row);
@@ -154,7 +154,7 @@ export async function deleteItemRow(
             update ${listSchemas} set item_count = greatest(item_count - 1, 0), version = ${nextVersion}
             where owner_id = ${ownerId} and id = (select schema_id from gone)
             returning ${LIST_FOR_CHANGES}),
-          feed as (${deletedItemChanges('bumped', 'gone', true)})
+          feed as (${deletedItemChanges('bumped', 'gone')})
           select count(*)::int as n from gone`,
     );
     return (row?.n ?? 0) > 0;
