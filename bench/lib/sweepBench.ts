@@ -199,7 +199,9 @@ async function deleteInserted(pool: pg.Pool, data: SweepData, size: number, serv
   const listId = data.lists[size]!;
   const ids = (
     await pool.query<{ id: string }>(
-      `select id from list_items where schema_id = $1 and created_at > $2`,
+      `select id from list_items
+       where (owner_id, list_key) = (select owner_id, hashtextextended(id, 0) from list_schemas where id = $1)
+         and created_at > $2`,
       [listId, INSERTED_AFTER],
     )
   ).rows.map((r) => r.id);

@@ -66,7 +66,9 @@ async function main() {
     const ids = (
       await queryRows<{ id: string }>(
         fresh.handle.db,
-        sql`select id from list_items where schema_id = ${fresh.listId} order by id`,
+        sql`select id from list_items where (owner_id, list_key) =
+          (select owner_id, hashtextextended(id, 0) from list_schemas where id = ${fresh.listId})
+          order by id`,
       )
     ).map((r) => r.id);
     // updates take the first half of the records, deletes the second: no batch meets another's

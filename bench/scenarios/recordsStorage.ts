@@ -161,7 +161,8 @@ async function jsonbPage(
   where: SQL,
   order: SQL,
 ) {
-  const cond = sql`schema_id = ${listId} and ${where}`;
+  const cond = sql`(owner_id, list_key) =
+    (select owner_id, hashtextextended(id, 0) from list_schemas where id = ${listId}) and ${where}`;
   await Promise.all([
     db.execute(sql`select id, data from list_items where ${cond} order by ${order}, id limit 50`),
     db.execute(sql`select count(*) from list_items where ${cond}`),

@@ -111,7 +111,7 @@ describe('getListItems reads only the list it is asked about', () => {
       // either a range of the list's own entries, or a primary-key probe of a page's record
       for (const scan of scans)
         expect(scan, plan).toMatch(
-          /(Index Cond|Recheck Cond): \(\(owner_id = .*schema_id = |list_items_pkey .*\n.*Index Cond: \(\(id = /,
+          /(Index Cond|Recheck Cond): \(\(owner_id = .*list_key = |list_items_pkey .*\n.*Index Cond: \(\(id = /,
         );
     }
   });

@@ -62,7 +62,7 @@ function order(orderBy: string | undefined) {
   });
 }
 
-const base = '"schema_id" = $1';
+const base = '"list_key" = hashtextextended($1::text, 0)';
 
 describe('filter SQL on slotted fields (getListItems per-type table)', () => {
   it.each([

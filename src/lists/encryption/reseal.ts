@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from './cipher.js';
+import { listScope } from '../items/listScope.js';
 
 export interface ResealReport {
   lists: number;
@@ -42,7 +43,7 @@ export async function resealEncryptedValues(
       const rows: Row[] = await queryRows<Row>(
         db,
         sql`select id, data, created_at::text as created_at from list_items
-            where owner_id = ${list.owner_id} and schema_id = ${list.id}
+            where ${listScope(list.owner_id, list.id)}
             ${after ? sql`and (created_at, id) > (${after.createdAt}::timestamptz, ${after.id})` : sql``}
             order by created_at, id limit ${batchSize}`,
       );

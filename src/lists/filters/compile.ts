@@ -3,6 +3,7 @@ import type { SqlKind } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { fieldExpression, operandParameter } from './columns.js';
 import type { Condition, ItemQuery, Sort } from './query.js';
+import { listScope } from '../items/listScope.js';
 
 /**
  * The only place filters and sorts become SQL. Every value is a bound parameter; column
@@ -71,10 +72,7 @@ function compileLink(query: ItemQuery, kind: 'contact' | 'bot', id: number): SQL
 }
 
 export function compileWhere(query: ItemQuery): SQL {
-  const parts: SQL[] = [
-    sql`${sql.identifier('owner_id')} = ${query.ownerId}`,
-    sql`${sql.identifier('schema_id')} = ${query.listId}`,
-  ];
+  const parts: SQL[] = [listScope(query.ownerId, query.listId)];
   for (const c of query.conditions) parts.push(compileCondition(c));
   if (query.links.contact !== undefined)
     parts.push(compileLink(query, 'contact', query.links.contact));

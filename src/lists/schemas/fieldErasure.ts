@@ -3,6 +3,7 @@ import type { Database } from '../../infra/db/client.js';
 import { queryRows } from '../../infra/db/client.js';
 import { listFieldErasures } from '../../infra/db/schema/index.js';
 import { isSlotColumn } from '../slots.js';
+import { listScope } from '../items/listScope.js';
 
 /** Records changed per UPDATE: short transactions, so a 1M-record list never holds long locks. */
 export const ERASE_BATCH_SIZE = 5000;
@@ -98,7 +99,7 @@ function eraseBatch(
   return sql`
     with batch as (
       select id, created_at from list_items
-      where owner_id = ${erasure.ownerId} and schema_id = ${erasure.schemaId} ${after}
+      where ${listScope(erasure.ownerId, erasure.schemaId)} ${after}
       order by created_at, id
       limit ${size}
     ), changed as (

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { queryRows } from '../../infra/db/client.js';
+import { listScope } from '../items/listScope.js';
 
 /** Records removed per DELETE: short statements, so reclaiming never holds long locks. */
 export const RECLAIM_BATCH_SIZE = 5000;
@@ -88,7 +89,7 @@ async function deleteItems(
       db,
       sql`with gone as (
             delete from list_items where owner_id = ${ownerId} and id = any(array(
-              select id from list_items where owner_id = ${ownerId} and schema_id = ${schemaId}
+              select id from list_items where ${listScope(ownerId, schemaId)}
               limit ${batchSize} for update skip locked))
             returning 1)
           select count(*)::int as n from gone`,
@@ -107,7 +108,7 @@ async function removeEmptyList(db: Database, ownerId: number, schemaId: string):
     sql`delete from list_schemas
         where owner_id = ${ownerId} and id = ${schemaId} and deleted_at is not null
           and not exists (
-            select 1 from list_items where owner_id = ${ownerId} and schema_id = ${schemaId})
+            select 1 from list_items where ${listScope(ownerId, schemaId)})
         returning id`,
   );
   return removed.length;

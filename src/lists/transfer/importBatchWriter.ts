@@ -10,6 +10,7 @@ import { updateItems } from '../items/updateItems.js';
 import { isSlotColumn } from '../slots.js';
 import { keyOf, type ImportLine } from './importBatches.js';
 import { holdsAlready } from './unchangedRecord.js';
+import { listScope } from '../items/listScope.js';
 
 /** What a batch's records came to, added to the import's counts. */
 export interface BatchCounts {
@@ -89,12 +90,12 @@ async function existingByKey(
         sql`select x.id, x.data, v.k from unnest(${pgTextArray(values)}::text[]) as v(k)
             cross join lateral (
               select id, data from list_items
-              where owner_id = ${list.ownerId} and schema_id = ${list.id}
+              where ${listScope(list.ownerId, list.id)}
                 and ${sql.identifier(slot)} = v.k
               offset 0) x`
       : // no slot: the list's records read once, whatever the number of values
         sql`select id, data, data->>${key}::text as k from list_items
-            where owner_id = ${list.ownerId} and schema_id = ${list.id}
+            where ${listScope(list.ownerId, list.id)}
               and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
   );
   return new Map(rows.map((r) => [r.k, { id: r.id, data: r.data }]));

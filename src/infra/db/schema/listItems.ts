@@ -24,6 +24,15 @@ export const listItems = pgTable(
     schemaId: text('schema_id').notNull(),
     /** The list's owner: the tenant key, first in every key and index (docs/scaling.md). */
     ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
+    /**
+     * The list as 8 bytes (migration 0016), second in every index in place of the 36-character
+     * `schema_id`: an entry of a count index is half as wide. A hash of `schema_id`, so no
+     * write path can set it wrong; unique among an owner's lists by `list_schemas_list_key_idx`,
+     * so `owner_id` and `list_key` name one list (src/lists/items/listScope.ts).
+     */
+    listKey: bigint('list_key', { mode: 'bigint' })
+      .notNull()
+      .generatedAlwaysAs(sql`hashtextextended(schema_id, 0)`),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     t1: text('t1'),
     t2: text('t2'),
@@ -44,24 +53,24 @@ export const listItems = pgTable(
     primaryKey({ name: 'list_items_pkey', columns: [t.id, t.ownerId] }),
     // INCLUDEs every number, date and link slot (migration 0014): any combination of
     // conditions can be counted inside the list's own entries
-    index('list_items_created_idx').on(t.ownerId, t.schemaId, t.createdAt, t.id),
-    index('list_items_updated_idx').on(t.ownerId, t.schemaId, t.updatedAt, t.id),
+    index('list_items_created_idx').on(t.ownerId, t.listKey, t.createdAt, t.id),
+    index('list_items_updated_idx').on(t.ownerId, t.listKey, t.updatedAt, t.id),
     index('list_items_contact_idx')
-      .on(t.ownerId, t.schemaId, t.contactId, t.createdAt, t.id)
+      .on(t.ownerId, t.listKey, t.contactId, t.createdAt, t.id)
       .where(sql`${t.contactId} is not null`),
     index('list_items_bot_idx')
-      .on(t.ownerId, t.schemaId, t.botId, t.createdAt, t.id)
+      .on(t.ownerId, t.listKey, t.botId, t.createdAt, t.id)
       .where(sql`${t.botId} is not null`),
     // The text slot indexes also INCLUDE n1–n3, d1–d2, created_at and updated_at (migration
     // 0004: drizzle cannot express INCLUDE), so equality + sort is index-only.
     index('list_items_t1_idx')
-      .on(t.ownerId, t.schemaId, t.t1, t.id)
+      .on(t.ownerId, t.listKey, t.t1, t.id)
       .where(sql`${t.t1} is not null`),
     index('list_items_t2_idx')
-      .on(t.ownerId, t.schemaId, t.t2, t.id)
+      .on(t.ownerId, t.listKey, t.t2, t.id)
       .where(sql`${t.t2} is not null`),
     index('list_items_t3_idx')
-      .on(t.ownerId, t.schemaId, t.t3, t.id)
+      .on(t.ownerId, t.listKey, t.t3, t.id)
       .where(sql`${t.t3} is not null`),
     // Narrow twins of the text slot indexes for filtered totals: equal keys share one entry
     // (B-tree deduplication, which INCLUDE rules out), so counting a large share of a list
@@ -70,19 +79,19 @@ export const listItems = pgTable(
     // The number and date slot indexes INCLUDE the other number and date slots and both
     // timestamps (migration 0014), so a range combined with others stays index-only.
     index('list_items_n1_idx')
-      .on(t.ownerId, t.schemaId, t.n1, t.id)
+      .on(t.ownerId, t.listKey, t.n1, t.id)
       .where(sql`${t.n1} is not null`),
     index('list_items_n2_idx')
-      .on(t.ownerId, t.schemaId, t.n2, t.id)
+      .on(t.ownerId, t.listKey, t.n2, t.id)
       .where(sql`${t.n2} is not null`),
     index('list_items_n3_idx')
-      .on(t.ownerId, t.schemaId, t.n3, t.id)
+      .on(t.ownerId, t.listKey, t.n3, t.id)
       .where(sql`${t.n3} is not null`),
     index('list_items_d1_idx')
-      .on(t.ownerId, t.schemaId, t.d1, t.id)
+      .on(t.ownerId, t.listKey, t.d1, t.id)
       .where(sql`${t.d1} is not null`),
     index('list_items_d2_idx')
-      .on(t.ownerId, t.schemaId, t.d2, t.id)
+      .on(t.ownerId, t.listKey, t.d2, t.id)
       .where(sql`${t.d2} is not null`),
     // Narrow twins of the number and date slot indexes, for filtered totals (migration 0013):
     // without the 36-character record id an entry is about half as wide, and dates with
@@ -98,10 +107,10 @@ type CountedSlot = 't1' | 't2' | 't3' | 'n1' | 'n2' | 'n3' | 'd1' | 'd2';
 
 /** A slot's narrow count index: the tenant, the list and the value, nothing else. */
 function countIndex(
-  t: Record<'ownerId' | 'schemaId' | CountedSlot, AnyPgColumn>,
+  t: Record<'ownerId' | 'listKey' | CountedSlot, AnyPgColumn>,
   slot: CountedSlot,
 ) {
   return index(`list_items_${slot}_count_idx`)
-    .on(t.ownerId, t.schemaId, t[slot])
+    .on(t.ownerId, t.listKey, t[slot])
     .where(sql`${t[slot]} is not null`);
 }

@@ -8,6 +8,7 @@ import {
   pgTable,
   primaryKey,
   text,
+  uniqueIndex,
   timestamp,
   uuid,
 } from 'drizzle-orm/pg-core';
@@ -59,6 +60,9 @@ export const listSchemas = pgTable(
     primaryKey({ name: 'list_schemas_pkey', columns: [t.id, t.ownerId] }),
     index('list_schemas_owner_idx').on(t.ownerId, t.createdAt, t.id),
     index('list_schemas_project_idx').on(t.projectUuid),
+    // list_items names a list by this hash of its id (list_items.list_key, migration 0016):
+    // no two lists of an owner, deleted ones included, may share it
+    uniqueIndex('list_schemas_list_key_idx').on(t.ownerId, sql`hashtextextended(${t.id}, 0)`),
     // the background reclaim finds deleted lists without scanning live ones
     index('list_schemas_deleted_idx')
       .on(t.deletedAt)
