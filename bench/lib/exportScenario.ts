@@ -111,7 +111,7 @@ export async function exportScenario(opts: {
  */
 async function rawKeysetExport(databaseUrl: string, botId: number, limit: number) {
   const { sql: text } = new PgDialect().sqlToQuery(
-    sql`SELECT ${contactColumns} FROM contacts c
+    sql`SELECT ${contactColumns()} FROM contacts c
         WHERE c.bot_id = $1 AND NOT c.preview AND c.id > $2 ORDER BY c.id LIMIT $3`,
   );
   const client = new pg.Client({ connectionString: databaseUrl });

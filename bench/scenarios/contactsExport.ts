@@ -221,7 +221,7 @@ async function main() {
   const plainStart = process.hrtime.bigint();
   await queryRows(
     db,
-    sql`SELECT ${contactColumns} FROM contacts c WHERE c.bot_id = ${botId} AND NOT c.preview
+    sql`SELECT ${contactColumns()} FROM contacts c WHERE c.bot_id = ${botId} AND NOT c.preview
         ORDER BY c.id OFFSET ${lastOffset} LIMIT ${LIMIT}`,
   );
   const plainLast = ms(plainStart);

@@ -71,17 +71,6 @@ async function recorded(method: string, params: Record<string, unknown>, key = t
 }
 
 /**
- * Requests of own data that still touch every shard on Citus (docs/scaling.md, "Citus: state
- * of the work"), and the tables they fan out on. createOrUpdateContact: the read of the
- * written contact (contactById: the variables are a subquery in the select list, which Citus
- * plans as a query on every shard even with the owner fixed). The check fails when this list
- * is wrong either way.
- */
-const FANS_OUT: Record<string, string[]> = {
-  createOrUpdateContact: ['contacts', 'contact_variables'],
-};
-
-/**
  * The shards of tenant tables that a request's remote commands name, and the workers they
  * went to: one shard of each table and one worker is a request on one shard group.
  */
@@ -128,12 +117,10 @@ describe('statements of requests on own data', () => {
       expect.soft(res.status, `${method}: ${JSON.stringify(res.body)}`).toBe(status);
       expect.soft(unscoped(statements), method).toEqual([]);
       if (TEST_CITUS_URL) {
-        // on Citus: one shard of each tenant table, all on one worker (known exceptions aside)
+        // on Citus: one shard of each tenant table, all on one worker
         const touched = shardsTouched(commands);
-        const known = FANS_OUT[method];
-        expect.soft(touched.manyShards, `${method}: tables on several shards`).toEqual(known ?? []);
-        if (!known)
-          expect.soft(touched.servers.length, `${method}: workers`).toBeLessThanOrEqual(1);
+        expect.soft(touched.manyShards, `${method}: tables on several shards`).toEqual([]);
+        expect.soft(touched.servers.length, `${method}: workers`).toBeLessThanOrEqual(1);
       }
       seen.push(...statements);
       return res.body;

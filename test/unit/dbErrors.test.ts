@@ -15,6 +15,7 @@ describe('database errors answered 503 (retry) rather than 500', () => {
     ['57P01', 'admin shutdown'],
     ['53300', 'too many connections'],
     ['ECONNREFUSED', 'connection refused'],
+    ['CIINF', 'Citus: an intermediate result gone with a failed part of the transaction'],
   ])('%s (%s) is unavailable', (code) => {
     expect(isDatabaseUnavailable(wrapped(code))).toBe(true);
   });
@@ -31,5 +32,23 @@ describe('database errors answered 503 (retry) rather than 500', () => {
   it('recognises a dropped connection by its message', () => {
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
     expect(isDatabaseUnavailable(new Error('something else'))).toBe(false);
+  });
+
+  it('recognises a statement that reached a Citus shard dropped after its move', () => {
+    const gone = (message: string) =>
+      Object.assign(new Error('Failed query: insert …'), {
+        cause: Object.assign(new Error(message), { code: '42P01' }),
+      });
+    expect(isDatabaseUnavailable(gone('relation "public.bots_102014" does not exist'))).toBe(true);
+    expect(isDatabaseUnavailable(gone('relation "public.bots" does not exist'))).toBe(false);
+  });
+
+  it('recognises a Citus intermediate result lost at a shard move by its message', () => {
+    const lost = Object.assign(
+      new Error('Query could not find the intermediate result file "299_2", it was …'),
+      { code: 'XX000' },
+    );
+    expect(isDatabaseUnavailable(wrapped('XX000'))).toBe(false);
+    expect(isDatabaseUnavailable(lost)).toBe(true);
   });
 });

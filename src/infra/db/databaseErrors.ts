@@ -21,6 +21,9 @@ const UNAVAILABLE_CODES = new Set([
   '08003',
   '08004',
   '08006',
+  // Citus: a statement whose intermediate result a failed part of its distributed
+  // transaction removed (seen at a shard move's switch-over); the transaction rolled back
+  'CIINF',
 ]);
 
 const UNAVAILABLE_MESSAGES = [
@@ -30,10 +33,13 @@ const UNAVAILABLE_MESSAGES = [
   /Client has encountered a connection error/i,
   /Client was closed and is not queryable/i,
   /Query read timeout/i,
+  // the same Citus failure when it reaches the coordinator under another SQLSTATE
+  /could not find the intermediate result file/i,
 ];
 
 /** True when the error means Postgres cannot be reached right now (answer 503, not 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
+  if (isMovedShard(err)) return true;
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
@@ -43,6 +49,19 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * On Citus, a statement planned before its shard moved to another worker, reaching the old
+ * placement after Citus dropped it: `relation "public.bots_102014" does not exist`. No table
+ * of ours ends in `_<digits>`, so such a name is a shard; the same request, sent again, goes
+ * to the new placement.
+ */
+function isMovedShard(err: unknown): boolean {
+  return sqlState(err) === UNDEFINED_TABLE && SHARD_MISSING.test(messageOf(err));
+}
+
+const UNDEFINED_TABLE = '42P01';
+const SHARD_MISSING = /relation "[\w.]+_\d+" does not exist/;
 
 /** The SQLSTATE of a Postgres error, looking through drizzle's wrapping. */
 export function sqlState(err: unknown): string | undefined {

@@ -1,0 +1,95 @@
+import { sqlState } from './databaseErrors.js';
+import type { RunSql } from './onlineIndexes.js';
+
+/** A worker of the cluster, as Citus's metadata names it. */
+export interface WorkerNode {
+  host: string;
+  port: number;
+}
+
+export interface ShardMoveOptions {
+  /** Citus's shard_transfer_mode: 'auto' and 'force_logical' move online, 'block_writes' does not */
+  mode?: 'auto' | 'force_logical' | 'block_writes';
+  /**
+   * How far past the source's transaction ids the target's are raised: at least the
+   * transactions the source starts while the move runs (docs/scaling.md, "Shard moves").
+   */
+  xidMargin?: number;
+}
+
+/** The `changes` sequence of a worker may run past any other's: bigint leaves the room. */
+const SEQ_MARGIN = 2n ** 32n;
+
+/**
+ * Moves the shard group of `shardId` from one worker to another, keeping the change feed
+ * whole. A moved `changes` row keeps the source's transaction id and `seq`
+ * (src/infra/db/citusChangeFeed.ts), and readers hold cursors of the source's snapshots; the
+ * target's counters are its own. So before the move the target's transaction ids are raised
+ * past the source's (plus `xidMargin`) and its `changes` sequence past the source's: every
+ * change written after the move then sorts after every change written before it, in the
+ * snapshots' order and in `seq`, as one server's would.
+ */
+export async function moveShardGroup(
+  run: RunSql,
+  shardId: number | string,
+  from: WorkerNode,
+  to: WorkerNode,
+  { mode = 'auto', xidMargin = 100_000 }: ShardMoveOptions = {},
+): Promise<void> {
+  const [sourceXid, sourceSeq] = (await onWorker(run, from, FEED_COUNTERS)).split(' ');
+  const goal = BigInt(sourceXid!) + BigInt(xidMargin);
+  await onWorker(run, to, raiseXids(goal));
+  await onWorker(run, to, raiseFeedSeq(BigInt(sourceSeq!) + SEQ_MARGIN));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run(
+        `select citus_move_shard_placement($1, $2, $3, $4, $5,
+           shard_transfer_mode => $6::citus.shard_transfer_mode)`,
+        [shardId, from.host, from.port, to.host, to.port, mode],
+      );
+      return;
+    } catch (err) {
+      // Citus's deadlock detection may pick the move, which waits on the shards' locks while
+      // requests hold them: nothing moved, so it starts again
+      if (attempt >= MOVE_ATTEMPTS || sqlState(err) !== DEADLOCK) throw err;
+    }
+  }
+}
+
+const MOVE_ATTEMPTS = 5;
+const DEADLOCK = '40P01';
+
+/** The worker's next transaction id and the last value of its `changes` sequence. */
+const FEED_COUNTERS = `select pg_current_xact_id()::text || ' ' || last_value from changes_seq_seq`;
+
+/** Ends transactions one by one until the worker's transaction ids reach `goal`. */
+function raiseXids(goal: bigint): string {
+  return `DO $$ BEGIN
+    WHILE pg_current_xact_id() < '${goal}'::xid8 LOOP COMMIT; END LOOP;
+  END $$`;
+}
+
+/**
+ * Sets the worker's `changes` sequence to at least `floor`. Citus gives each worker's copy a
+ * range of its own (unique ids across workers), which a sequence past another worker's range
+ * must leave; within an account, which is what `seq` orders, values stay unique, since a
+ * move only ever raises the target past the rows it brings.
+ */
+function raiseFeedSeq(floor: bigint): string {
+  return `DO $$ BEGIN
+    PERFORM set_config('citus.enable_ddl_propagation', 'off', true);
+    ALTER SEQUENCE changes_seq_seq MAXVALUE 9223372036854775807;
+    PERFORM setval('changes_seq_seq', greatest(last_value, ${floor})) FROM changes_seq_seq;
+  END $$`;
+}
+
+/** Runs `command` on one worker, in the same database, through the coordinator. */
+async function onWorker(run: RunSql, node: WorkerNode, command: string): Promise<string> {
+  const { rows } = await run(
+    `select success, result from master_run_on_worker(array[$1], array[$2]::int[], array[$3], false)`,
+    [node.host, node.port, command],
+  );
+  const [row] = rows as { success: boolean; result: string }[];
+  if (!row?.success) throw new Error(`on worker ${node.host}:${node.port}: ${row?.result}`);
+  return row.result;
+}
