@@ -22,6 +22,7 @@ const created: string[] = [];
 let fresh: TestDatabase;
 const upTo0011 = migrationsFolderUpTo(11);
 const upTo0012 = migrationsFolderUpTo(12);
+const upTo0016 = migrationsFolderUpTo(16);
 
 async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
@@ -239,5 +240,35 @@ describe('migrations 0013 and 0014 (count and covering indexes) on a database wi
     );
     expect(sent).toHaveLength(2);
     expect(sent.some((q) => /index/i.test(q))).toBe(false);
+  }, 60_000);
+});
+
+describe('migration 0017 (t1 in the range indexes) on a database with records', () => {
+  const prebuilt = async (url: string) => {
+    const sent: string[] = [];
+    await withClient(url, (c) =>
+      prebuildIndexes((text, params) => {
+        sent.push(text);
+        return c.query(text, params);
+      }, migrationsFolder),
+    );
+    return sent.filter((q) => /^CREATE INDEX/.test(q));
+  };
+
+  it('waits behind a pending 0016, whose list_key its indexes name, then builds them CONCURRENTLY', async () => {
+    const url = await oldDatabase();
+    await migratePostgres(url, upTo0012);
+    // 0013 and 0014 come before 0015 (not index-only): built; 0017 comes after it: not yet
+    const first = await prebuilt(url);
+    expect(first.length).toBeGreaterThan(0);
+    expect(first.some((q) => q.includes('list_key'))).toBe(false);
+    await migratePostgres(url, upTo0016);
+    const second = await prebuilt(url);
+    expect(second.map((q) => /"(\w+)"/.exec(q)![1])).toEqual(
+      ['n1', 'n2', 'n3', 'd1', 'd2'].map((slot) => `list_items_${slot}_idx_next`),
+    );
+    expect(second.every((q) => /^CREATE INDEX CONCURRENTLY .*INCLUDE \("t1"/.test(q))).toBe(true);
+    await migratePostgres(url);
+    expect(await schemaOf(url)).toEqual(await schemaOf(fresh.url));
   }, 60_000);
 });

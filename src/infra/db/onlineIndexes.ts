@@ -13,13 +13,14 @@ export type RunSql = (text: string, params?: unknown[]) => Promise<{ rows: unkno
 const INDEX_ONLY_MIGRATIONS = [
   '0013_number_date_count_indexes.sql',
   '0014_covering_number_date_indexes.sql',
+  '0017_first_string_in_range_indexes.sql',
 ];
 
 /**
  * Builds the indexes of the pending index-only migrations online, on a database whose
  * list_items already has owner_id (migration 0011; older databases take the migrations as
  * they are). Does nothing on a fresh database, for a migration the folder's journal does not
- * list, or for one already applied (a start on an up-to-date database sends two queries);
+ * list, for one behind a pending migration that is not index-only, or for one already applied (a start on an up-to-date database sends two queries);
  * an index already built and valid is left alone.
  */
 export async function prebuildIndexes(run: RunSql, migrationsFolder: string): Promise<void> {
@@ -38,9 +39,12 @@ export async function prebuildIndexes(run: RunSql, migrationsFolder: string): Pr
     readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8'),
   ) as { entries: { tag: string; when: number }[] };
   for (const entry of journal.entries) {
+    if (entry.when <= applied) continue;
     const file = `${entry.tag}.sql`;
-    if (INDEX_ONLY_MIGRATIONS.includes(file) && entry.when > applied)
-      await buildIndexesOnline(run, migrationsFolder, file);
+    // a pending migration that changes tables comes first: the indexes after it may name
+    // what it adds (0017's name 0016's list_key), so the migrator builds them in order
+    if (!INDEX_ONLY_MIGRATIONS.includes(file)) return;
+    await buildIndexesOnline(run, migrationsFolder, file);
   }
 }
 

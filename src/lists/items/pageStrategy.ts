@@ -18,18 +18,18 @@ import type { ItemQuery } from '../filters/query.js';
  */
 
 /**
- * Columns each order index carries besides its key (migration 0014's INCLUDE lists); a walk
+ * Columns each order index carries besides its key (the INCLUDE lists of migrations 0014 and 0017); a walk
  * whose filter reads only these never visits the heap. A test compares this with the catalog.
  */
 export const ORDER_INDEX_INCLUDES: Readonly<Record<string, readonly string[]>> = {
   t1: ['n1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
   t2: ['n1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
   t3: ['n1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
-  n1: ['n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
-  n2: ['n1', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
-  n3: ['n1', 'n2', 'd1', 'd2', 'created_at', 'updated_at'],
-  d1: ['n1', 'n2', 'n3', 'd2', 'created_at', 'updated_at'],
-  d2: ['n1', 'n2', 'n3', 'd1', 'created_at', 'updated_at'],
+  n1: ['t1', 'n2', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  n2: ['t1', 'n1', 'n3', 'd1', 'd2', 'created_at', 'updated_at'],
+  n3: ['t1', 'n1', 'n2', 'd1', 'd2', 'created_at', 'updated_at'],
+  d1: ['t1', 'n1', 'n2', 'n3', 'd2', 'created_at', 'updated_at'],
+  d2: ['t1', 'n1', 'n2', 'n3', 'd1', 'created_at', 'updated_at'],
   created_at: ['n1', 'n2', 'n3', 'd1', 'd2', 'contact_id', 'bot_id'],
 };
 
