@@ -162,6 +162,17 @@ const workloads: [string, (s: Side) => () => HttpRequest][] = [
     }),
   ],
   [
+    'addListItems (100 a call)',
+    (s) => () => ({
+      method: 'POST',
+      path: '/api/v1/addListItems',
+      body: JSON.stringify({
+        schema_id: s.listId,
+        items: Array.from({ length: 100 }, () => recordWithoutContact(written++)),
+      }),
+    }),
+  ],
+  [
     'getListItems: s1 = v7 (0.5 %), order_by n1',
     (s) => () => ({
       method: 'GET',
