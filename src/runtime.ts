@@ -76,6 +76,7 @@ export function createRuntime(
   if (lastWrites) {
     const replicas = new ReplicaSet(config.postgres.replicaUrls, database, log, {
       preparedStatements: config.postgres.preparedStatements,
+      parallelWorkers: config.postgres.parallelWorkers,
     });
     // until the first poll answers, every read goes to the primary
     void replicas.start();

@@ -64,6 +64,13 @@ export const configVariables = {
       meaning:
         '`off` behind PgBouncer in transaction pooling: no named prepared statements and no startup parameters (set `statement_timeout` on the role instead); measured within 3 % of `on` (docs/scaling.md)',
     }),
+    parallelWorkers: variable({
+      name: 'PG_PARALLEL_WORKERS',
+      schema: wholeNumber('must be a whole number from 0 to 16', 0, 16),
+      default: '0',
+      meaning:
+        "Postgres workers one statement may add (`max_parallel_workers_per_gather`, sent when connecting; behind PgBouncer set it on the role). `0`: none. Under concurrent requests a parallel plan costs more CPU in all, and Postgres chose parallel scans of the whole shared records table for counts an index answers (docs/records.md)",
+    }),
     replicaUrls: variable({
       name: 'DATABASE_REPLICA_URLS',
       schema: postgresUrlList,

@@ -85,6 +85,7 @@ describe('configuration (operations: every variable, validated at start)', () =>
     expect(loadConfig({ DATABASE_URL: url, ...key }).postgres).toEqual({
       migrationUrl: url,
       preparedStatements: true,
+      parallelWorkers: 0,
       replicaUrls: [],
     });
     const direct = 'postgres://u@db:5432/lk';
@@ -95,7 +96,12 @@ describe('configuration (operations: every variable, validated at start)', () =>
         PG_PREPARED_STATEMENTS: 'off',
         ...key,
       }).postgres,
-    ).toEqual({ migrationUrl: direct, preparedStatements: false, replicaUrls: [] });
+    ).toEqual({
+      migrationUrl: direct,
+      preparedStatements: false,
+      parallelWorkers: 0,
+      replicaUrls: [],
+    });
     expect(
       loadConfig({
         DATABASE_URL: direct,
@@ -105,6 +111,9 @@ describe('configuration (operations: every variable, validated at start)', () =>
     ).toEqual(['postgres://u@r1/lk', 'postgres://u@r2/lk']);
     expect(problems({ DATABASE_REPLICA_URLS: 'postgres://u@r1/lk,redis://x' })).toEqual([
       'invalid environment variable DATABASE_REPLICA_URLS.1: must be postgres:// URLs',
+    ]);
+    expect(problems({ PG_PARALLEL_WORKERS: '-1' })).toEqual([
+      'invalid environment variable PG_PARALLEL_WORKERS: must be a whole number from 0 to 16',
     ]);
     expect(problems({ PG_PREPARED_STATEMENTS: 'no' })).toEqual([
       'invalid environment variable PG_PREPARED_STATEMENTS: must be on or off',

@@ -30,6 +30,12 @@ export interface PostgresOptions {
    * the role instead). Nothing else the service does keeps state in a session.
    */
   preparedStatements?: boolean;
+  /**
+   * max_parallel_workers_per_gather of every session (PG_PARALLEL_WORKERS), a startup
+   * parameter; 0 unless given: a service answering many requests at once gains nothing from
+   * one statement taking more cores (docs/records.md, "Parallel workers")
+   */
+  parallelWorkers?: number;
 }
 
 export function connectPostgres(
@@ -46,6 +52,9 @@ export function connectPostgres(
     connectionTimeoutMillis: 2000,
     idleTimeoutMillis: 30_000,
     ...(named ? { statement_timeout: options.statementTimeoutMs ?? 15_000 } : {}),
+    ...(named
+      ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0}` }
+      : {}),
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,
     // counts and ids arrive as int8; every value we store fits in a double.
     types: {

@@ -11,6 +11,7 @@ export async function openMigratedDatabase(config: Config, log: Logger): Promise
   if (config.databaseUrl) {
     const handle = connectPostgres(config.databaseUrl, log, {
       preparedStatements: config.postgres.preparedStatements,
+      parallelWorkers: config.postgres.parallelWorkers,
     });
     try {
       // Before anything is written: acknowledged writes must survive a crash.

@@ -53,7 +53,7 @@ export class ReplicaSet {
     urls: string[],
     private readonly primary: DatabaseHandle,
     private readonly log: Pick<Logger, 'error' | 'warn'>,
-    options: { preparedStatements: boolean },
+    options: { preparedStatements: boolean; parallelWorkers?: number },
   ) {
     this.replicas = urls.map((url, i) => ({
       state: {
@@ -68,6 +68,7 @@ export class ReplicaSet {
       handle: connectPostgres(url, log, {
         max: 10,
         preparedStatements: options.preparedStatements,
+        parallelWorkers: options.parallelWorkers,
       }),
     }));
   }
