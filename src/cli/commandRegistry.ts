@@ -82,6 +82,12 @@ export const commands: readonly CommandEntry[] = [
       'Re-encrypt values sealed with a retired key (ENCRYPTION_OLD_KEYS) under ENCRYPTION_KEY.',
     load: async () => (await import('./commands/listsReseal.js')).listsReseal,
   },
+  {
+    name: 'tenant move',
+    summary:
+      "On Citus: move an account's shards to another worker while serving, the change feed kept in order.",
+    load: async () => (await import('./commands/tenantMove.js')).tenantMove,
+  },
 ];
 
 export function findCommand(words: readonly string[]): CommandEntry | undefined {
