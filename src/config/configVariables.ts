@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  citusDistributionMode,
   deprecatedMethods,
   encryptionKey,
   encryptionKeyList,
@@ -63,6 +64,13 @@ export const configVariables = {
       default: 'on',
       meaning:
         '`off` behind PgBouncer in transaction pooling: no named prepared statements and no startup parameters (set `statement_timeout` on the role instead); measured within 3 % of `on` (docs/scaling.md)',
+    }),
+    citusDistribution: variable({
+      name: 'CITUS_DISTRIBUTION',
+      schema: citusDistributionMode,
+      default: 'transaction',
+      meaning:
+        'on a database with the `citus` extension whose tables are not placed yet: `transaction` places them in one transaction (writes wait for the copy), `online` copies the big tables while writes go on — for a database that serves traffic (docs/scaling.md)',
     }),
     replicaUrls: variable({
       name: 'DATABASE_REPLICA_URLS',

@@ -85,6 +85,7 @@ describe('configuration (operations: every variable, validated at start)', () =>
     expect(loadConfig({ DATABASE_URL: url, ...key }).postgres).toEqual({
       migrationUrl: url,
       preparedStatements: true,
+      citusDistribution: 'transaction',
       replicaUrls: [],
     });
     const direct = 'postgres://u@db:5432/lk';
@@ -95,7 +96,16 @@ describe('configuration (operations: every variable, validated at start)', () =>
         PG_PREPARED_STATEMENTS: 'off',
         ...key,
       }).postgres,
-    ).toEqual({ migrationUrl: direct, preparedStatements: false, replicaUrls: [] });
+    ).toEqual({
+      migrationUrl: direct,
+      preparedStatements: false,
+      citusDistribution: 'transaction',
+      replicaUrls: [],
+    });
+    expect(
+      loadConfig({ DATABASE_URL: url, CITUS_DISTRIBUTION: 'online', ...key }).postgres
+        .citusDistribution,
+    ).toBe('online');
     expect(
       loadConfig({
         DATABASE_URL: direct,
