@@ -5,7 +5,10 @@ import {
   type ForeignKey,
 } from './distribution.js';
 import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
-import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
+import {
+  CITUS_CONTACT_STATS_SQL,
+  DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
+} from './citusContactStats.js';
 import { citusOnlineSteps, restoreForeignKeys } from './citusOnlineDistribution.js';
 import type { RunSql } from './onlineIndexes.js';
 
@@ -85,13 +88,24 @@ async function runOnline(run: RunSql, fks: ForeignKey[], placed: Set<string>) {
   }
 }
 
-/** The statements of distributeOnCitus, for the tables not placed yet. */
+/**
+ * The statements of distributeOnCitus, for the tables not placed yet. The rows a table holds
+ * are copied into its shards by inserts, which fire the shards' row triggers: the triggers
+ * this step adds come after the copies (else the contact stats would count every contact
+ * again and the feed's existing rows would get new ids), and `list_layouts` is placed before
+ * `list_schemas`, whose insert trigger writes it (distribution.ts).
+ */
 export function citusDistributionSteps(fks: ForeignKey[], placed: Set<string>): string[] {
   const steps = ['SET LOCAL citus.enable_unsafe_triggers = on'];
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
-  if (!placed.has('contacts')) steps.push(...CITUS_CONTACT_STATS_SQL);
-  if (!placed.has('changes')) steps.push(...CITUS_CHANGE_FEED_SQL);
+  // functions first: Citus refuses a function's creation after a parallel copy in the transaction
+  const [statsFunction, statsTrigger] = CITUS_CONTACT_STATS_SQL;
+  const [feedFunction, feedTrigger] = CITUS_CHANGE_FEED_SQL;
+  if (!placed.has('contacts')) steps.push(statsFunction!, ...DROP_POSTGRES_CONTACT_STATS_TRIGGERS);
+  if (!placed.has('changes')) steps.push(feedFunction!);
   steps.push(...placementStatements(placed));
+  if (!placed.has('contacts')) steps.push(statsTrigger!);
+  if (!placed.has('changes')) steps.push(feedTrigger!);
   for (const fk of fks)
     steps.push(`ALTER TABLE ${fk.tbl} ADD CONSTRAINT "${fk.conname}" ${fk.def}`);
   return steps;

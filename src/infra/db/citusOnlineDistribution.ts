@@ -1,6 +1,9 @@
 import { placementStatements, type ForeignKey } from './distribution.js';
 import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
-import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
+import {
+  CITUS_CONTACT_STATS_SQL,
+  DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
+} from './citusContactStats.js';
 
 /**
  * The placement of citusDistribution.ts for a database that keeps serving while it runs
@@ -12,7 +15,8 @@ import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
  * primary key, and refuses to run inside a transaction). The reference tables are small and
  * are placed as before; the foreign keys come back `NOT VALID` and are then validated, a scan
  * that blocks no writer. The trigger swaps run in a transaction each, so no contact write
- * falls between the old stats triggers and the new one.
+ * falls between the old stats triggers and the new one; they come before the copies, which
+ * fire no trigger (rows arrive by replication), and so cover every write made meanwhile.
  *
  * A table placed stays placed, and a later run places the rest. The foreign keys are the one
  * thing a run holds in memory only: one that fails puts them back itself (see
@@ -21,7 +25,13 @@ import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
 export function citusOnlineSteps(fks: ForeignKey[], placed: Set<string>): string[] {
   const steps = ['SET citus.enable_unsafe_triggers = on'];
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
-  if (!placed.has('contacts')) steps.push('BEGIN', ...CITUS_CONTACT_STATS_SQL, 'COMMIT');
+  if (!placed.has('contacts'))
+    steps.push(
+      'BEGIN',
+      ...DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
+      ...CITUS_CONTACT_STATS_SQL,
+      'COMMIT',
+    );
   if (!placed.has('changes')) steps.push('BEGIN', ...CITUS_CHANGE_FEED_SQL, 'COMMIT');
   steps.push(...placementStatements(placed, 'create_distributed_table_concurrently'));
   steps.push(...restoreForeignKeys(fks));

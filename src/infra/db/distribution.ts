@@ -7,13 +7,17 @@
  * migrator's own table lives in the `drizzle` schema and stays on the coordinator.)
  */
 
-/** Distributed tables, by their tenant column, colocated with one another. */
+/**
+ * Distributed tables, by their tenant column, colocated with one another, in the order they
+ * are placed: `list_layouts` before `list_schemas`, whose insert trigger writes it — placing
+ * `list_schemas` copies its rows into the shards by inserts, which fire the trigger there.
+ */
 export const DISTRIBUTED_TABLES = {
   bots: 'owner_id',
+  list_layouts: 'owner_id',
   list_schemas: 'owner_id',
   list_items: 'owner_id',
   list_field_erasures: 'owner_id',
-  list_layouts: 'owner_id',
   contacts: 'owner_id',
   contact_variables: 'owner_id',
   contact_stats: 'owner_id',
