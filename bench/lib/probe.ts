@@ -60,9 +60,9 @@ export function startProbe(url: string, apiKey: string, next: (i: number) => Htt
   };
 }
 
-/** The start of a failure's body: enough to group failures by their cause. */
+/** A failure's body without its request id: failures of one cause group together. */
 function errorCode(body: string): string {
-  return body.slice(0, 160);
+  return body.replace(/,?"request_id":"[^"]*"/, '').slice(0, 160);
 }
 
 /** The requests sent in [from, to): how many, how many failed and why, and their latencies. */

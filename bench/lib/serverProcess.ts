@@ -43,7 +43,7 @@ export interface ServerOptions {
   args?: string[];
   env: Record<string, string>;
   port: number;
-  /** a file that receives the server's stderr (its warning and error logs) as well */
+  /** a file that receives the server's log (stdout) and stderr */
   logFile?: string;
 }
 
@@ -51,8 +51,9 @@ export async function startServer({ args = ['dist/main.js'], env, port, logFile 
   const started = process.hrtime.bigint();
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', logFile ? 'pipe' : 'ignore', 'pipe'],
   });
+  child.stdout?.on('data', (chunk: Buffer) => appendFileSync(logFile!, chunk));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
