@@ -73,7 +73,8 @@ export async function loadSweepData(
     );
     if (found && !created) {
       log(`reusing the sweep's records in ${dbName}`);
-      return { ...found.loaded, otherRecords: found.loaded.otherRecords ?? 0 };
+      // the database's own URL: a copy (the Citus benchmarks copy one) carries the original's
+      return { ...found.loaded, url, otherRecords: found.loaded.otherRecords ?? 0 };
     }
     if (!created) {
       // loaded for other sizes or an older data set: start from an empty database

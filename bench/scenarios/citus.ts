@@ -27,10 +27,10 @@ import {
   joinCluster,
   sweepListWithoutTwin,
 } from '../lib/citusCluster.js';
-import { BENCH_SERVER, databaseUrl } from '../lib/database.js';
+import { admin, BENCH_SERVER, databaseUrl } from '../lib/database.js';
 import { runEntry } from '../lib/entry.js';
 import { loadHttp, type HttpRequest, type LoadResult } from '../lib/load.js';
-import { pairedRounds } from '../lib/pairedRounds.js';
+import { pairedRounds, type PairedResult } from '../lib/pairedRounds.js';
 import {
   benchServiceEnv,
   startServer,
@@ -39,12 +39,14 @@ import {
 } from '../lib/serverProcess.js';
 import { deleteInserted, insertedRecord } from '../lib/sweepBench.js';
 import type { SweepData } from '../lib/sweepData.js';
+import { median } from '../lib/stats.js';
 import { SHAPES } from '../lib/sweepShapes.js';
 
 const args = benchArgs({
   usage: 'npm run bench:citus -- --cluster URL [options]   (or npx tsx bench/scenarios/citus.ts)',
   about:
     'The service on a Citus cluster against the service on one Postgres, the same 1M-record list\non both: write rates, first-time and repeated filtered reads, and the workers each request touched.',
+  flags: { 'trace-only': 'only the workers each request touches, no load' },
   options: {
     cluster: 'URL  the coordinator of scripts/citus/cluster.sh (workers on the next two ports)',
     single: `URL  the single Postgres server (default ${BENCH_SERVER})`,
@@ -61,6 +63,7 @@ const records = args.number('records', 1_000_000);
 const seconds = args.number('seconds', 3);
 const rounds = args.number('rounds', 5);
 const port = args.number('port', 24_000 + 8 * (process.pid % 1000));
+const traceOnly = args.flag('trace-only');
 const CONNECTIONS = 10;
 /** batches of 1,000 are heavy: fewer at once, so a request never waits for the pool */
 const BATCH_CONNECTIONS = 4;
@@ -155,11 +158,17 @@ async function clusterData(): Promise<SweepData> {
     const started = performance.now();
     await migratePostgres(url);
     log(`distributed in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    // the copies leave the shards without statistics or visibility map (index-only counts
+    // then read the heap); the single side's loader vacuums its tables the same way
+    await admin(url, 'vacuum analyze list_items, list_schemas');
   }
   return sweepListWithoutTwin(coordinator, name, records, log);
 }
 
-/** The nodes each of `n` requests sent one at a time touched, from the remote-command log. */
+/**
+ * For requests sent one at a time: how many touched how many workers, and the median number
+ * of commands the coordinator sent to workers per request, from the remote-command log.
+ */
 async function workersTouched(
   server: ServerProcess,
   logFile: string,
@@ -168,6 +177,7 @@ async function workersTouched(
   coordinatorPort: string,
 ) {
   const counts = new Map<number, number>();
+  const commands: number[] = [];
   for (let i = 0; i < TRACED; i++) {
     const r = w.request(data, i);
     const from = statSync(logFile).size;
@@ -178,15 +188,15 @@ async function workersTouched(
     });
     if (res.status >= 300) throw new Error(`${w.name}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer().catch(() => undefined);
-    const nodes = new Set(
-      readFileSync(logFile, 'utf8')
-        .slice(from)
-        .split('\n')
-        .filter((l) => l && !l.endsWith(`:${coordinatorPort}`)),
-    );
-    counts.set(nodes.size, (counts.get(nodes.size) ?? 0) + 1);
+    const sent = readFileSync(logFile, 'utf8')
+      .slice(from)
+      .split('\n')
+      .filter((l) => l && !l.endsWith(`:${coordinatorPort}`));
+    const nodes = new Set(sent).size;
+    counts.set(nodes, (counts.get(nodes) ?? 0) + 1);
+    commands.push(sent.length);
   }
-  return counts;
+  return { counts, commands: median(commands) };
 }
 
 runEntry(async () => {
@@ -198,22 +208,32 @@ runEntry(async () => {
   const sides = { single: onSingle, cluster: onCluster };
   const remoteLog = `${os.tmpdir()}/citus-remote-${process.pid}.log`;
   writeFileSync(remoteLog, '');
+  /** the n-th server, its log in the temp directory under its name */
+  const start = (
+    n: number,
+    name: string,
+    url: string,
+    env: Record<string, string>,
+    args?: string[],
+  ) =>
+    startServer({
+      args,
+      env: { ...benchServiceEnv(url), ...env },
+      port: port + n,
+      logFile: `${os.tmpdir()}/citus-bench-${name}.log`,
+    });
+  const cache = { LIST_CACHE_ROWS: '50000' };
   const [singleCached, singleFirst, clusterCached, clusterFirst, traced] = await startServers([
+    () => start(0, 'single-cached', onSingle.url, cache),
+    () => start(1, 'single-first', onSingle.url, {}),
+    () => start(2, 'cluster-cached', onCluster.url, cache),
+    () => start(3, 'cluster-first', onCluster.url, {}),
     () =>
-      startServer({ env: { ...benchServiceEnv(onSingle.url), LIST_CACHE_ROWS: '50000' }, port }),
-    () => startServer({ env: benchServiceEnv(onSingle.url), port: port + 1 }),
-    () =>
-      startServer({
-        env: { ...benchServiceEnv(onCluster.url), LIST_CACHE_ROWS: '50000' },
-        port: port + 2,
-      }),
-    () => startServer({ env: benchServiceEnv(onCluster.url), port: port + 3 }),
-    () =>
-      startServer({
-        args: ['--import', REMOTE_LOG_HOOK, 'dist/main.js'],
-        env: { ...benchServiceEnv(onCluster.url), CITUS_REMOTE_LOG: remoteLog },
-        port: port + 4,
-      }),
+      start(4, 'cluster-traced', onCluster.url, { CITUS_REMOTE_LOG: remoteLog }, [
+        '--import',
+        REMOTE_LOG_HOOK,
+        'dist/main.js',
+      ]),
   ]);
   const servers = {
     single: { cached: singleCached!, first: singleFirst! },
@@ -234,12 +254,14 @@ runEntry(async () => {
         );
         return loadHttp(server.url, sides[side].apiKey, next, w.connections, seconds);
       };
-      const paired = await pairedRounds(rounds, run('single'), run('cluster'), (r, a, b) =>
-        log(
-          `  ${w.name} round ${r + 1}: single ${a.rps.toFixed(0)} req/s (p99 ${a.p99.toFixed(1)} ms, ${a.errors} failed), cluster ${b.rps.toFixed(0)} (p99 ${b.p99.toFixed(1)} ms, ${b.errors} failed); load ${load()}`,
-        ),
-      );
-      const touched = await workersTouched(
+      const paired: PairedResult | undefined = traceOnly
+        ? undefined
+        : await pairedRounds(rounds, run('single'), run('cluster'), (r, a, b) =>
+            log(
+              `  ${w.name} round ${r + 1}: single ${a.rps.toFixed(0)} req/s (p99 ${a.p99.toFixed(1)} ms, ${a.errors} failed), cluster ${b.rps.toFixed(0)} (p99 ${b.p99.toFixed(1)} ms, ${b.errors} failed); load ${load()}`,
+            ),
+          );
+      const { counts: touched, commands } = await workersTouched(
         traced!,
         remoteLog,
         onCluster,
@@ -251,7 +273,16 @@ runEntry(async () => {
         w.writes > 1
           ? `${(x.rps * w.writes).toFixed(0)} records/s (${x.rps.toFixed(1)} calls/s)`
           : `${x.rps.toFixed(0)} req/s`;
-      const row = `| ${w.name} | ${rate(paired.a)}, p99 ${paired.a.p99.toFixed(1)} ms | ${rate(paired.b)}, p99 ${paired.b.p99.toFixed(1)} ms | ${paired.ratio.toFixed(2)} (${Math.min(...paired.ratios).toFixed(2)}–${Math.max(...paired.ratios).toFixed(2)}) | ${oneWorker} of ${TRACED}${touched.size > 1 || oneWorker === 0 ? ` (${[...touched].map(([n, c]) => `${c} on ${n}`).join(', ')})` : ''} |`;
+      const measured = (x: LoadResult) => `${rate(x)}, p99 ${x.p99.toFixed(1)} ms`;
+      const cells = paired
+        ? [
+            measured(paired.a),
+            measured(paired.b),
+            `${paired.ratio.toFixed(2)} (${Math.min(...paired.ratios).toFixed(2)}–${Math.max(...paired.ratios).toFixed(2)})`,
+          ]
+        : ['–', '–', '–'];
+      const spread = [...touched].map(([n, c]) => `${c} on ${n}`).join(', ');
+      const row = `| ${w.name} | ${cells.join(' | ')} | ${oneWorker} of ${TRACED}${touched.size > 1 || oneWorker === 0 ? ` (${spread})` : ''} | ${commands} |`;
       rows.push(row);
       log(row);
     }
@@ -271,8 +302,8 @@ runEntry(async () => {
       '',
       `${records} records, ${rounds} paired rounds of ${seconds} s, ${CONNECTIONS} connections (${BATCH_CONNECTIONS} for batches); load average at the end ${load()}`,
       '',
-      '| request | single Postgres (median round) | Citus, 2 workers (median round) | cluster/single, median of rounds (range) | requests on one worker |',
-      '| --- | --- | --- | --- | --- |',
+      '| request | single Postgres (median round) | Citus, 2 workers (median round) | cluster/single, median of rounds (range) | requests on one worker | commands to workers per request (median) |',
+      '| --- | --- | --- | --- | --- | --- |',
       ...rows,
     ].join('\n'),
   );
