@@ -191,7 +191,8 @@ async function workersTouched(
     const sent = readFileSync(logFile, 'utf8')
       .slice(from)
       .split('\n')
-      .filter((l) => l && !l.endsWith(`:${coordinatorPort}`));
+      .map((l) => l.split('\t')[0]!)
+      .filter((node) => node && !node.endsWith(`:${coordinatorPort}`));
     const nodes = new Set(sent).size;
     counts.set(nodes, (counts.get(nodes) ?? 0) + 1);
     commands.push(sent.length);

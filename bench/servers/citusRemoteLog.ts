@@ -2,8 +2,8 @@
  * Loaded into the service's process (`node --import ./dist-bench/bench/servers/citusRemoteLog.js
  * dist/main.js`) by `npm run bench:citus`: every Postgres connection of the process turns on
  * `citus.log_remote_commands`, and the coordinator then tells it, as a notice ("issuing …",
- * detail "on server …"), of each command it sends to a node. The node of each such notice is
- * appended as a line to CITUS_REMOTE_LOG — only for statements an HTTP request sent, not the
+ * detail "on server …"), of each command it sends to a node. The node and the command's start
+ * are appended as a line (node, tab, command) to CITUS_REMOTE_LOG — only for statements an HTTP request sent, not the
  * background jobs' (webhook polling writes a reference table, so it reaches every node). With
  * one request at a time, the lines a request added are the commands it caused
  * (test/integration/tenantStatements.test.ts reads the same notices in a test).
@@ -34,8 +34,9 @@ const fromRequest = new WeakMap<pg.Client, boolean>();
     logging.add(this);
     this.on('notice', (n: { message?: string; detail?: string }) => {
       const node = /on server (\S+)/.exec(n.detail ?? '')?.[1];
-      if (node && fromRequest.get(this) && /^issuing /.test(n.message ?? ''))
-        appendFileSync(out, `${node}\n`);
+      const command = /^issuing (.*)$/s.exec(n.message ?? '')?.[1];
+      if (node && command && fromRequest.get(this))
+        appendFileSync(out, `${node}\t${command.replace(/\s+/g, ' ').slice(0, 300)}\n`);
     });
     void query.call(this, 'set citus.log_remote_commands = on');
   }
