@@ -3,7 +3,7 @@
  * from /proc, and the time from spawn to the first `/readyz` 200.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, writeFileSync } from 'node:fs';
 import { ENCRYPTION_KEY } from './dataset.js';
 import { peakRssMb } from './procfs.js';
 
@@ -43,17 +43,21 @@ export interface ServerOptions {
   args?: string[];
   env: Record<string, string>;
   port: number;
+  /** a file that receives the server's log (stdout) and stderr */
+  logFile?: string;
 }
 
-export async function startServer({ args = ['dist/main.js'], env, port }: ServerOptions) {
+export async function startServer({ args = ['dist/main.js'], env, port, logFile }: ServerOptions) {
   const started = process.hrtime.bigint();
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', logFile ? 'pipe' : 'ignore', 'pipe'],
   });
+  child.stdout?.on('data', (chunk: Buffer) => appendFileSync(logFile!, chunk));
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr = (stderr + chunk.toString()).slice(-4000);
+    if (logFile) appendFileSync(logFile, chunk);
   });
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

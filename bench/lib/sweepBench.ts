@@ -55,7 +55,7 @@ const isWrite = (w: Writes | undefined, i: number) =>
 const INSERTED_AFTER = '2021-01-01';
 
 /** An inserted record: the k-th record's values (no contact: the sweep holds no contacts). */
-function insertedRecord(k: number) {
+export function insertedRecord(k: number) {
   const record: Partial<ReturnType<typeof recordInput>> = recordInput(k);
   delete record.contact;
   return record;
@@ -195,7 +195,12 @@ function apiRequests(
 }
 
 /** Deletes what an insert case added to the list, through the API, so the list keeps its size. */
-async function deleteInserted(pool: pg.Pool, data: SweepData, size: number, serverUrl: string) {
+export async function deleteInserted(
+  pool: pg.Pool,
+  data: SweepData,
+  size: number,
+  serverUrl: string,
+) {
   const listId = data.lists[size]!;
   const ids = (
     await pool.query<{ id: string }>(

@@ -46,15 +46,18 @@ interface OtherLists {
   owners: number[];
 }
 
-/** The sweep's database for these sizes and other records, built unless it is there. */
+/**
+ * The sweep's database for these sizes and other records, built unless it is there: on the
+ * bench's server, or on `server` (the Citus benchmark loads a coordinator).
+ */
 export async function loadSweepData(
   sizes: number[],
   dbName: string,
   otherRecords: number,
   log: (l: string) => void,
-  rebuild = false,
+  { server = BENCH_SERVER, rebuild = false }: { server?: string; rebuild?: boolean } = {},
 ): Promise<SweepData> {
-  const { url, created } = await benchDatabase(BENCH_SERVER, dbName, !rebuild);
+  const { url, created } = await benchDatabase(server, dbName, !rebuild);
   const handle = connectPostgres(url, pino({ level: 'silent' }), { statementTimeoutMs: 3_600_000 });
   const db = handle.db;
   const key = JSON.stringify(
@@ -70,12 +73,13 @@ export async function loadSweepData(
     );
     if (found && !created) {
       log(`reusing the sweep's records in ${dbName}`);
-      return { ...found.loaded, otherRecords: found.loaded.otherRecords ?? 0 };
+      // the database's own URL: a copy (the Citus benchmarks copy one) carries the original's
+      return { ...found.loaded, url, otherRecords: found.loaded.otherRecords ?? 0 };
     }
     if (!created) {
       // loaded for other sizes or an older data set: start from an empty database
       await handle.close();
-      return loadSweepData(sizes, dbName, otherRecords, log, true);
+      return loadSweepData(sizes, dbName, otherRecords, log, { server, rebuild: true });
     }
     const started = Date.now();
     const account = await createAccount(db, { email: `sweep-${Date.now()}@bench.test` });

@@ -48,6 +48,11 @@ export const trueFalse = z
   .enum(['true', 'false'], { error: 'must be true or false' })
   .transform((v) => v === 'true');
 
+/** how the placement step runs on Citus (src/infra/db/citusDistribution.ts) */
+export const citusDistributionMode = z.enum(['transaction', 'online'], {
+  error: 'must be transaction or online',
+});
+
 export const logLevel = z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
 
 export const encryptionKey = z

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import {
+  citusDistributionMode,
   deprecatedMethods,
   encryptionKey,
   encryptionKeyList,
@@ -69,7 +70,14 @@ export const configVariables = {
       schema: wholeNumber('must be a whole number from 0 to 16', 0, 16),
       default: '0',
       meaning:
-        "Postgres workers one statement may add (`max_parallel_workers_per_gather`, sent when connecting; behind PgBouncer set it on the role). `0`: none. Under concurrent requests a parallel plan costs more CPU in all, and Postgres chose parallel scans of the whole shared records table for counts an index answers (docs/records.md)",
+        'Postgres workers one statement may add (`max_parallel_workers_per_gather`, sent when connecting; behind PgBouncer set it on the role). `0`: none. Under concurrent requests a parallel plan costs more CPU in all, and Postgres chose parallel scans of the whole shared records table for counts an index answers (docs/records.md)',
+    }),
+    citusDistribution: variable({
+      name: 'CITUS_DISTRIBUTION',
+      schema: citusDistributionMode,
+      default: 'transaction',
+      meaning:
+        'on a database with the `citus` extension whose tables are not placed yet: `transaction` places them in one transaction (writes wait for the copy), `online` copies the big tables while writes go on — for a database that serves traffic (docs/scaling.md)',
     }),
     replicaUrls: variable({
       name: 'DATABASE_REPLICA_URLS',

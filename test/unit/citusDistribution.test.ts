@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { citusDistributionSteps } from '../../src/infra/db/citusDistribution.js';
+import { citusOnlineSteps } from '../../src/infra/db/citusOnlineDistribution.js';
 import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from '../../src/infra/db/distribution.js';
 
 const fk = {
@@ -22,9 +23,19 @@ describe('the Citus distribution step', () => {
     expect(steps.filter((s) => s.includes("colocate_with => 'bots'"))).toHaveLength(
       Object.keys(DISTRIBUTED_TABLES).length - 1,
     );
-    // the transition-table triggers are gone before contacts is distributed
+    // the transition-table triggers are gone before contacts is distributed; the triggers the
+    // step adds come after the copies (inserts into the shards would fire them)
     expect(at('DROP TRIGGER IF EXISTS contacts_stats_insert')).toBeLessThan(
       at("create_distributed_table('contacts'"),
+    );
+    expect(at('CREATE TRIGGER contacts_stats_row')).toBeGreaterThan(
+      at("create_distributed_table('contacts'"),
+    );
+    expect(at('CREATE TRIGGER changes_stamp_here')).toBeGreaterThan(
+      at("create_distributed_table('changes'"),
+    );
+    expect(at("create_distributed_table('list_layouts'")).toBeLessThan(
+      at("create_distributed_table('list_schemas'"),
     );
     expect(steps.at(-1)).toBe(`ALTER TABLE contacts ADD CONSTRAINT "contacts_bot_fk" ${fk.def}`);
   });
@@ -38,5 +49,21 @@ describe('the Citus distribution step', () => {
     expect(steps).toContain(
       "SELECT create_distributed_table('list_items', 'owner_id', colocate_with => 'bots')",
     );
+  });
+
+  it('online: each statement on its own, the big tables copied concurrently, keys validated after', () => {
+    const steps = citusOnlineSteps([fk], new Set());
+    const at = (needle: string) => steps.findIndex((s) => s.includes(needle));
+    expect(steps).not.toContain('BEGIN;');
+    expect(steps.some((s) => /create_distributed_table\(/.test(s))).toBe(false);
+    expect(steps).toContain(
+      "SELECT create_distributed_table_concurrently('list_items', 'owner_id', colocate_with => 'bots')",
+    );
+    // the stats triggers are swapped in one transaction of their own
+    expect(steps[at('DROP TRIGGER IF EXISTS contacts_stats_insert') - 1]).toBe('BEGIN');
+    expect(at(`ADD CONSTRAINT "contacts_bot_fk" ${fk.def} NOT VALID`)).toBeGreaterThan(
+      at("create_distributed_table_concurrently('idempotency_keys'"),
+    );
+    expect(at('VALIDATE CONSTRAINT "contacts_bot_fk"')).toBeGreaterThan(at('NOT VALID'));
   });
 });

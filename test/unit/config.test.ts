@@ -86,6 +86,7 @@ describe('configuration (operations: every variable, validated at start)', () =>
       migrationUrl: url,
       preparedStatements: true,
       parallelWorkers: 0,
+      citusDistribution: 'transaction',
       replicaUrls: [],
     });
     const direct = 'postgres://u@db:5432/lk';
@@ -100,8 +101,13 @@ describe('configuration (operations: every variable, validated at start)', () =>
       migrationUrl: direct,
       preparedStatements: false,
       parallelWorkers: 0,
+      citusDistribution: 'transaction',
       replicaUrls: [],
     });
+    expect(
+      loadConfig({ DATABASE_URL: url, CITUS_DISTRIBUTION: 'online', ...key }).postgres
+        .citusDistribution,
+    ).toBe('online');
     expect(
       loadConfig({
         DATABASE_URL: direct,

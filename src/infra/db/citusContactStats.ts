@@ -10,6 +10,7 @@
  * once per statement (it only has to change), and a batch touches its bot's stats row once
  * per row.
  */
+/** [the function, its trigger]: the placement step may create them at different moments. */
 export const CITUS_CONTACT_STATS_SQL = [
   `CREATE OR REPLACE FUNCTION contacts_stats_row() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -31,10 +32,17 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$`,
-  'DROP TRIGGER IF EXISTS contacts_stats_insert ON contacts',
-  'DROP TRIGGER IF EXISTS contacts_stats_delete ON contacts',
-  'DROP TRIGGER IF EXISTS contacts_stats_update ON contacts',
   `CREATE TRIGGER contacts_stats_row
   AFTER INSERT OR DELETE OR UPDATE OF bot_id, owner_id, preview, created_at ON contacts
   FOR EACH ROW EXECUTE FUNCTION contacts_stats_row()`,
+];
+
+/**
+ * The statement triggers the row trigger replaces. They go before `contacts` is placed: its
+ * rows are copied into the shards by inserts, which would fire them there.
+ */
+export const DROP_POSTGRES_CONTACT_STATS_TRIGGERS = [
+  'DROP TRIGGER IF EXISTS contacts_stats_insert ON contacts',
+  'DROP TRIGGER IF EXISTS contacts_stats_delete ON contacts',
+  'DROP TRIGGER IF EXISTS contacts_stats_update ON contacts',
 ];

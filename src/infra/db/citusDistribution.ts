@@ -1,9 +1,23 @@
-import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from './distribution.js';
+import {
+  DISTRIBUTED_TABLES,
+  REFERENCE_TABLES,
+  placementStatements,
+  type ForeignKey,
+} from './distribution.js';
 import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
-import { CITUS_CONTACT_STATS_SQL } from './citusContactStats.js';
+import {
+  CITUS_CONTACT_STATS_SQL,
+  DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
+} from './citusContactStats.js';
+import { citusOnlineSteps, restoreForeignKeys } from './citusOnlineDistribution.js';
 import type { RunSql } from './onlineIndexes.js';
 
-type ForeignKey = { tbl: string; conname: string; def: string };
+/**
+ * How the placement runs (CITUS_DISTRIBUTION): `transaction`, all of it in one transaction
+ * (writes to each table wait while its rows are copied); `online`, statement by statement with
+ * the big tables copied while writes go on (citusOnlineDistribution.ts).
+ */
+export type CitusDistributionMode = 'transaction' | 'online';
 
 /**
  * On a database with the `citus` extension, places the tables as `distribution.ts` says:
@@ -18,9 +32,12 @@ type ForeignKey = { tbl: string; conname: string; def: string };
  * same worker), which Citus accepts only with `citus.enable_unsafe_triggers`; the contact
  * stats triggers are replaced (citusContactStats.ts), and `changes` gets a trigger that stamps
  * each row with the worker's transaction id (citusChangeFeed.ts). All in one transaction: a crash leaves
- * the tables as they were.
+ * the tables as they were. `online` places a database that keeps serving (citusOnlineDistribution.ts).
  */
-export async function distributeOnCitus(run: RunSql): Promise<boolean> {
+export async function distributeOnCitus(
+  run: RunSql,
+  mode: CitusDistributionMode = 'transaction',
+): Promise<boolean> {
   const { rows: ext } = await run(`select 1 from pg_extension where extname = 'citus'`);
   if (ext.length === 0) return false;
   const placed = new Set(
@@ -40,6 +57,10 @@ export async function distributeOnCitus(run: RunSql): Promise<boolean> {
      from pg_constraint where contype = 'f' and conrelid::regclass::text = any($1)`,
     [tables],
   );
+  if (mode === 'online') {
+    await runOnline(run, fks as ForeignKey[], placed);
+    return true;
+  }
   await run('begin');
   try {
     for (const statement of citusDistributionSteps(fks as ForeignKey[], placed)) {
@@ -53,21 +74,38 @@ export async function distributeOnCitus(run: RunSql): Promise<boolean> {
   return true;
 }
 
-/** The statements of distributeOnCitus, for the tables not placed yet. */
+/**
+ * The online steps one by one. On a failure the foreign keys dropped so far come back (each
+ * one that is already there fails on its own), so a run that stops leaves the schema whole.
+ */
+async function runOnline(run: RunSql, fks: ForeignKey[], placed: Set<string>) {
+  try {
+    for (const statement of citusOnlineSteps(fks, placed)) await run(statement);
+  } catch (err) {
+    await run('rollback').catch(() => undefined);
+    for (const statement of restoreForeignKeys(fks)) await run(statement).catch(() => undefined);
+    throw err;
+  }
+}
+
+/**
+ * The statements of distributeOnCitus, for the tables not placed yet. The rows a table holds
+ * are copied into its shards by inserts, which fire the shards' row triggers: the triggers
+ * this step adds come after the copies (else the contact stats would count every contact
+ * again and the feed's existing rows would get new ids), and `list_layouts` is placed before
+ * `list_schemas`, whose insert trigger writes it (distribution.ts).
+ */
 export function citusDistributionSteps(fks: ForeignKey[], placed: Set<string>): string[] {
   const steps = ['SET LOCAL citus.enable_unsafe_triggers = on'];
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
-  if (!placed.has('contacts')) steps.push(...CITUS_CONTACT_STATS_SQL);
-  if (!placed.has('changes')) steps.push(...CITUS_CHANGE_FEED_SQL);
-  for (const t of REFERENCE_TABLES) {
-    if (!placed.has(t)) steps.push(`SELECT create_reference_table('${t}')`);
-  }
-  const [first, ...rest] = Object.entries(DISTRIBUTED_TABLES);
-  for (const [table, column] of [first!, ...rest]) {
-    if (placed.has(table)) continue;
-    const colocate = table === first![0] ? '' : `, colocate_with => '${first![0]}'`;
-    steps.push(`SELECT create_distributed_table('${table}', '${column}'${colocate})`);
-  }
+  // functions first: Citus refuses a function's creation after a parallel copy in the transaction
+  const [statsFunction, statsTrigger] = CITUS_CONTACT_STATS_SQL;
+  const [feedFunction, feedTrigger] = CITUS_CHANGE_FEED_SQL;
+  if (!placed.has('contacts')) steps.push(statsFunction!, ...DROP_POSTGRES_CONTACT_STATS_TRIGGERS);
+  if (!placed.has('changes')) steps.push(feedFunction!);
+  steps.push(...placementStatements(placed));
+  if (!placed.has('contacts')) steps.push(statsTrigger!);
+  if (!placed.has('changes')) steps.push(feedTrigger!);
   for (const fk of fks)
     steps.push(`ALTER TABLE ${fk.tbl} ADD CONSTRAINT "${fk.conname}" ${fk.def}`);
   return steps;

@@ -7,13 +7,17 @@
  * migrator's own table lives in the `drizzle` schema and stays on the coordinator.)
  */
 
-/** Distributed tables, by their tenant column, colocated with one another. */
+/**
+ * Distributed tables, by their tenant column, colocated with one another, in the order they
+ * are placed: `list_layouts` before `list_schemas`, whose insert trigger writes it — placing
+ * `list_schemas` copies its rows into the shards by inserts, which fire the trigger there.
+ */
 export const DISTRIBUTED_TABLES = {
   bots: 'owner_id',
+  list_layouts: 'owner_id',
   list_schemas: 'owner_id',
   list_items: 'owner_id',
   list_field_erasures: 'owner_id',
-  list_layouts: 'owner_id',
   contacts: 'owner_id',
   contact_variables: 'owner_id',
   contact_stats: 'owner_id',
@@ -35,18 +39,38 @@ export const REFERENCE_TABLES = [
 ] as const;
 
 /**
+ * A foreign key between placed tables as the catalog gives it: Citus refuses to place tables
+ * that local tables refer to, so the placement step drops each one first and adds it back.
+ */
+export type ForeignKey = { tbl: string; conname: string; def: string };
+
+/**
  * The Citus statements, in order: reference tables first (distributed tables refer to them),
  * then the distributed ones, each colocated with the first so a tenant's rows of every table
  * share one node and joins on the tenant key stay on it.
  */
 export function citusSteps(): string[] {
-  const steps = REFERENCE_TABLES.map((t) => `SELECT create_reference_table('${t}');`);
-  const [first, ...rest] = Object.entries(DISTRIBUTED_TABLES);
-  steps.push(`SELECT create_distributed_table('${first![0]}', '${first![1]}');`);
-  for (const [table, column] of rest) {
-    steps.push(
-      `SELECT create_distributed_table('${table}', '${column}', colocate_with => '${first![0]}');`,
-    );
+  return placementStatements(new Set()).map((s) => `${s};`);
+}
+
+/**
+ * The placing statements for the tables not in `placed`, in citusSteps' order; `distribute`
+ * is the function that places a distributed table (the online placement copies concurrently).
+ */
+export function placementStatements(
+  placed: ReadonlySet<string>,
+  distribute:
+    | 'create_distributed_table'
+    | 'create_distributed_table_concurrently' = 'create_distributed_table',
+): string[] {
+  const steps = REFERENCE_TABLES.filter((t) => !placed.has(t)).map(
+    (t) => `SELECT create_reference_table('${t}')`,
+  );
+  const [first] = Object.keys(DISTRIBUTED_TABLES);
+  for (const [table, column] of Object.entries(DISTRIBUTED_TABLES)) {
+    if (placed.has(table)) continue;
+    const colocate = table === first ? '' : `, colocate_with => '${first}'`;
+    steps.push(`SELECT ${distribute}('${table}', '${column}'${colocate})`);
   }
   return steps;
 }

@@ -6,7 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import pg from 'pg';
 import { projectRoot } from '../../shared/projectRoot.js';
-import { distributeOnCitus } from './citusDistribution.js';
+import { distributeOnCitus, type CitusDistributionMode } from './citusDistribution.js';
 import {
   ownerKeysPending,
   prepareOwnerKeys,
@@ -24,9 +24,14 @@ const MIGRATION_LOCK_ID = 0x4c4b_0001;
  * Applies pending migrations on one dedicated connection under a session advisory lock:
  * drizzle's migrator takes no lock, and several instances may start at once. Work that would
  * hold a long lock inside the migrator's one transaction runs outside it, before (ownerKeys.ts)
- * and after (foreign keys added NOT VALID are validated).
+ * and after (foreign keys added NOT VALID are validated). On a Citus database the tables are
+ * then placed, as `citusDistribution` says (CITUS_DISTRIBUTION).
  */
-export async function migratePostgres(url: string, folder = migrationsFolder): Promise<void> {
+export async function migratePostgres(
+  url: string,
+  folder = migrationsFolder,
+  options: { citusDistribution?: CitusDistributionMode } = {},
+): Promise<void> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
   await client.connect();
   try {
@@ -38,7 +43,7 @@ export async function migratePostgres(url: string, folder = migrationsFolder): P
       await migratePg(drizzlePg({ client }), { migrationsFolder: folder });
       await validateForeignKeys(run);
       if (filled) await refreshStatistics(run, true);
-      await distributeOnCitus(run);
+      await distributeOnCitus(run, options.citusDistribution);
     } finally {
       await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }

@@ -4,7 +4,7 @@ import type { Config } from '../../config.js';
 import { connectPostgres, openEmbedded, type DatabaseHandle } from './client.js';
 import { assertDurable } from './durability.js';
 import { lockEmbeddedDatabase } from './embeddedLock.js';
-import { migrateEmbedded, migratePostgres } from './migrate.js';
+import { migrateEmbedded, migratePostgres, migrationsFolder } from './migrate.js';
 
 /** Opens the configured database with every migration applied: Postgres, or embedded PGlite. */
 export async function openMigratedDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
@@ -16,7 +16,9 @@ export async function openMigratedDatabase(config: Config, log: Logger): Promise
     try {
       // Before anything is written: acknowledged writes must survive a crash.
       await assertDurable(handle.db);
-      await migratePostgres(config.postgres.migrationUrl ?? config.databaseUrl);
+      await migratePostgres(config.postgres.migrationUrl ?? config.databaseUrl, migrationsFolder, {
+        citusDistribution: config.postgres.citusDistribution,
+      });
     } catch (err) {
       await handle.close();
       throw err;

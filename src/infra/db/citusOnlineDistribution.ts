@@ -1,0 +1,51 @@
+import { placementStatements, type ForeignKey } from './distribution.js';
+import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
+import {
+  CITUS_CONTACT_STATS_SQL,
+  DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
+} from './citusContactStats.js';
+
+/**
+ * The placement of citusDistribution.ts for a database that keeps serving while it runs
+ * (`CITUS_DISTRIBUTION=online`, docs/scaling.md). The one-transaction placement copies every
+ * row to the workers while it holds each table, so writes wait for the whole copy. Here each
+ * statement commits on its own: the distributed tables are placed with
+ * `create_distributed_table_concurrently`, which copies the rows by logical replication while
+ * writes go on and blocks them only for its final switch (it needs `wal_level = logical` and a
+ * primary key, and refuses to run inside a transaction). The reference tables are small and
+ * are placed as before; the foreign keys come back `NOT VALID` and are then validated, a scan
+ * that blocks no writer. The trigger swaps run in a transaction each, so no contact write
+ * falls between the old stats triggers and the new one; they come before the copies, which
+ * fire no trigger (rows arrive by replication), and so cover every write made meanwhile.
+ *
+ * A table placed stays placed, and a later run places the rest. The foreign keys are the one
+ * thing a run holds in memory only: one that fails puts them back itself (see
+ * distributeOnCitus), one that is killed leaves them dropped.
+ */
+export function citusOnlineSteps(fks: ForeignKey[], placed: Set<string>): string[] {
+  const steps = ['SET citus.enable_unsafe_triggers = on'];
+  for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
+  if (!placed.has('contacts'))
+    steps.push(
+      'BEGIN',
+      ...DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
+      ...CITUS_CONTACT_STATS_SQL,
+      'COMMIT',
+    );
+  if (!placed.has('changes')) steps.push('BEGIN', ...CITUS_CHANGE_FEED_SQL, 'COMMIT');
+  steps.push(...placementStatements(placed, 'create_distributed_table_concurrently'));
+  steps.push(...restoreForeignKeys(fks));
+  steps.push('RESET citus.enable_unsafe_triggers');
+  return steps;
+}
+
+/** The foreign keys added back without a scan under lock, then validated (writers go on). */
+export function restoreForeignKeys(fks: ForeignKey[]): string[] {
+  return [
+    ...fks.map(
+      (fk) =>
+        `ALTER TABLE ${fk.tbl} ADD CONSTRAINT "${fk.conname}" ${fk.def.replace(/ NOT VALID$/, '')} NOT VALID`,
+    ),
+    ...fks.map((fk) => `ALTER TABLE ${fk.tbl} VALIDATE CONSTRAINT "${fk.conname}"`),
+  ];
+}

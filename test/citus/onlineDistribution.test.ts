@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { uuidv7 } from 'uuidv7';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from '../../src/infra/db/distribution.js';
+import { migratePostgres, migrationsFolder } from '../../src/infra/db/migrate.js';
+import { databaseUrl, serverUrls } from '../helpers/env.js';
+import { withAdmin } from '../helpers/templateDatabase.js';
+
+/**
+ * The placement step, in both CITUS_DISTRIBUTION modes, on a database that already holds data
+ * and keeps being written (run only with TEST_CITUS_URL, vitest.config.ts): a database migrated on the coordinator as
+ * a plain Postgres, records in it, then `citus` placed and the placement step run while a
+ * writer adds records all along. Every write succeeds (how long they wait is measured by
+ * `npm run bench:citus-distribute`, not here); afterwards the tables are placed as distribution.ts says, the foreign keys
+ * are back and validated, every record is there, and the contact stats, the feed's rows and
+ * the lists' layouts are as they were.
+ */
+const SEEDED = 30_000;
+const made: string[] = [];
+
+afterAll(async () => {
+  for (const name of made)
+    for (const node of serverUrls())
+      await withAdmin(node, (c) => c.query(`drop database if exists ${name} with (force)`));
+});
+
+/** A plain database on the coordinator, the same name with `citus` on the workers. */
+async function singleNodeDatabase(name: string) {
+  made.push(name);
+  const url = databaseUrl(name);
+  const [coordinator, ...workers] = serverUrls();
+  await withAdmin(coordinator!, (c) => c.query(`create database ${name}`));
+  for (const worker of workers) {
+    await withAdmin(worker, (c) => c.query(`create database ${name}`));
+    const inDb = new URL(worker);
+    inDb.pathname = `/${name}`;
+    await withAdmin(inDb.toString(), (c) => c.query('create extension citus'));
+  }
+  await migratePostgres(url);
+  return url;
+}
+
+async function seed(c: pg.Client) {
+  await c.query(`insert into accounts (id, email, name, plan, api_key_hash)
+                 values (1, 'online@test.test', 'Online', 'pro', 'x')`);
+  await c.query(`insert into projects (uuid, owner_id, name)
+                 values ('00000000-0000-4000-8000-000000000001', 1, 'P')`);
+  const listId = uuidv7();
+  await c.query(
+    `insert into list_schemas (id, project_uuid, owner_id, name, fields)
+     values ($1, '00000000-0000-4000-8000-000000000001', 1, 'L', '[]')`,
+    [listId],
+  );
+  await c.query(
+    `insert into list_items (id, schema_id, owner_id, data, t1)
+     select gen_random_uuid()::text, $1, 1, jsonb_build_object('s1', 'v' || g), 'v' || g
+     from generate_series(1, $2::int) g`,
+    [listId, SEEDED],
+  );
+  // contacts (their stats kept by triggers) and feed rows: the placement must not count the
+  // contacts again nor give the feed's rows new ids
+  await c.query(`insert into bots (id, project_uuid, owner_id, name)
+                 values (1, '00000000-0000-4000-8000-000000000001', 1, 'B')`);
+  await c.query(`insert into contacts (bot_id, owner_id, messenger, telegram_id, name)
+                 select 1, 1, 'telegram', g, 'c' || g from generate_series(1, 5) g`);
+  await c.query(
+    `insert into changes (account_id, type, schema_id)
+                 select 1, 'list_item_added', $1 from generate_series(1, 3)`,
+    [listId],
+  );
+  return listId;
+}
+
+/** What the placement must leave as it was: the contact stats and the feed's rows. */
+const kept = async (c: pg.Client) => ({
+  stats: (await c.query('select owner_id, bot_id, live_count from contact_stats')).rows,
+  changes: (await c.query('select account_id, seq, txid::text from changes order by seq')).rows,
+  layouts: (await c.query('select owner_id, schema_id, layout from list_layouts')).rows,
+});
+
+/** Joins the workers, as an operator does before running the placement step. */
+async function joinCluster(c: pg.Client) {
+  const [coordinator, ...workers] = serverUrls().map((u) => new URL(u));
+  await c.query('create extension citus');
+  await c.query('select citus_set_coordinator_host($1, $2)', [
+    coordinator!.hostname,
+    Number(coordinator!.port),
+  ]);
+  for (const w of workers)
+    await c.query('select citus_add_node($1, $2)', [w.hostname, Number(w.port)]);
+}
+
+const foreignKeys = async (c: pg.Client) =>
+  (
+    await c.query<{ conname: string; convalidated: boolean }>(
+      `select conname, convalidated from pg_constraint
+       where contype = 'f' and connamespace = 'public'::regnamespace
+         and conrelid::regclass::text = any($1) order by conname`,
+      [[...REFERENCE_TABLES, ...Object.keys(DISTRIBUTED_TABLES)]],
+    )
+  ).rows;
+
+describe('placing an existing database on Citus', () => {
+  it.each(['transaction', 'online'] as const)(
+    '%s: while a writer goes on, every key and row kept',
+    async (mode) => {
+      const url = await singleNodeDatabase(`lk_place_${randomBytes(4).toString('hex')}`);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      const writer = new pg.Client({ connectionString: url });
+      await writer.connect();
+      try {
+        const listId = await seed(c);
+        const keysBefore = await foreignKeys(c);
+        const before = await kept(c);
+        await joinCluster(c);
+
+        let placing = true;
+        let written = 0;
+        const errors: string[] = [];
+        const writes = (async () => {
+          while (placing) {
+            try {
+              await writer.query(
+                `insert into list_items (id, schema_id, owner_id, data, t1) values ($1, $2, 1, '{}', 'w')`,
+                [uuidv7(), listId],
+              );
+              written++;
+            } catch (err) {
+              errors.push(String(err));
+            }
+          }
+        })();
+        await migratePostgres(url, migrationsFolder, { citusDistribution: mode });
+        placing = false;
+        await writes;
+
+        expect(errors).toEqual([]);
+        expect(written).toBeGreaterThan(50);
+        const { rows: placed } = await c.query<{ name: string; kind: string; colocation: number }>(
+          `select table_name::text as name, citus_table_type as kind, colocation_id as colocation
+         from citus_tables`,
+        );
+        const kindOf = Object.fromEntries(placed.map((p) => [p.name, p.kind]));
+        for (const t of REFERENCE_TABLES) expect(kindOf[t], t).toBe('reference');
+        for (const t of Object.keys(DISTRIBUTED_TABLES)) expect(kindOf[t], t).toBe('distributed');
+        const colocations = new Set(
+          placed.filter((p) => p.kind === 'distributed').map((p) => p.colocation),
+        );
+        expect(colocations.size).toBe(1);
+        expect(await foreignKeys(c)).toEqual(keysBefore.map((k) => ({ ...k, convalidated: true })));
+        const { rows } = await c.query<{ n: string }>(
+          'select count(*) as n from list_items where owner_id = 1 and schema_id = $1',
+          [listId],
+        );
+        expect(Number(rows[0]!.n)).toBe(SEEDED + written);
+        expect(await kept(c)).toEqual(before);
+        // a second start finds everything placed
+        await migratePostgres(url, migrationsFolder, { citusDistribution: mode });
+      } finally {
+        await writer.end();
+        await c.end();
+      }
+    },
+    180_000,
+  );
+});
