@@ -267,6 +267,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
           const counted = await pool.query<{ n: string }>(count, shape.plainValues(s));
           const matched = Number(counted.rows[0]!.n) / size;
           const plainReads = await measure(
+            pool,
             () => loadPlain(twin, pool, data, shape, s, size, undefined, o.seconds),
             () => loadPlain(twin, pool, data, shape, s, size, undefined, warm),
           );
@@ -278,6 +279,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
               plainWith.set(
                 c,
                 await measure(
+                  pool,
                   () => loadPlain(twin, pool, data, shape, s, size, writes, o.seconds),
                   null,
                 ),
@@ -296,6 +298,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             const run = (seconds: number) =>
               loadHttp(server.url, data.apiKey, next, CONNECTIONS, seconds);
             const api = await measure(
+              pool,
               () => run(o.seconds),
               () => run(warm),
             );
@@ -329,9 +332,36 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   return rows;
 }
 
-async function measure(run: () => Promise<LoadResult>, warmup: (() => Promise<LoadResult>) | null) {
-  if (warmup) await warmup();
-  return run();
+async function measure(
+  pool: pg.Pool,
+  run: () => Promise<LoadResult>,
+  warmup: (() => Promise<LoadResult>) | null,
+) {
+  if (warmup) {
+    await warmup();
+    await settle(pool);
+  }
+  const result = await run();
+  await settle(pool);
+  return result;
+}
+
+/**
+ * Ends the statements a load left running. The load generator stops at its deadline and
+ * abandons the requests in flight, whose statements the servers go on running: beside 4M other
+ * lists' records the twin's counts ran for seconds into the service's next point. Cancelled,
+ * no point pays for the one before it.
+ */
+async function settle(pool: pg.Pool): Promise<void> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(pg_cancel_backend(pid))::int as n from pg_stat_activity
+       where datname = current_database() and pid <> pg_backend_pid()
+         and backend_type = 'client backend' and state = 'active'`,
+    );
+    if (rows[0]!.n === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 const pct = (s: number) => `${+(s * 100).toFixed(1)} %`;
