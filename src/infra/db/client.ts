@@ -51,9 +51,12 @@ export function connectPostgres(
     // Nothing waits forever: a dead server fails fast and the request gets 503.
     connectionTimeoutMillis: 2000,
     idleTimeoutMillis: 30_000,
-    ...(named ? { statement_timeout: options.statementTimeoutMs ?? 15_000 } : {}),
+    // startup parameters, which a transaction pooler refuses
     ...(named
-      ? { options: `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0}` }
+      ? {
+          statement_timeout: options.statementTimeoutMs ?? 15_000,
+          options: `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0}`,
+        }
       : {}),
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,
     // counts and ids arrive as int8; every value we store fits in a double.

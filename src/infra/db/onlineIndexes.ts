@@ -20,8 +20,9 @@ const INDEX_ONLY_MIGRATIONS = [
  * Builds the indexes of the pending index-only migrations online, on a database whose
  * list_items already has owner_id (migration 0011; older databases take the migrations as
  * they are). Does nothing on a fresh database, for a migration the folder's journal does not
- * list, for one behind a pending migration that is not index-only, or for one already applied (a start on an up-to-date database sends two queries);
- * an index already built and valid is left alone.
+ * list, for one behind a pending migration that is not index-only, or for one already
+ * applied (a start on an up-to-date database sends two queries); an index already built and
+ * valid is left alone.
  */
 export async function prebuildIndexes(run: RunSql, migrationsFolder: string): Promise<void> {
   const { rows } = await run(

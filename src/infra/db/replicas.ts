@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { connectPostgres, queryRows, type DatabaseHandle } from './client.js';
+import { connectPostgres, queryRows, type DatabaseHandle, type PostgresOptions } from './client.js';
 import { sql } from 'drizzle-orm';
 
 /**
@@ -53,7 +53,7 @@ export class ReplicaSet {
     urls: string[],
     private readonly primary: DatabaseHandle,
     private readonly log: Pick<Logger, 'error' | 'warn'>,
-    options: { preparedStatements: boolean; parallelWorkers?: number },
+    options: Pick<PostgresOptions, 'preparedStatements' | 'parallelWorkers'>,
   ) {
     this.replicas = urls.map((url, i) => ({
       state: {
