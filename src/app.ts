@@ -13,6 +13,7 @@ import { serializeError } from './logger.js';
 import { registerProbes } from './http/probes.js';
 import type { AppDeps } from './appDeps.js';
 import type { ApiMethod } from './methods/method.js';
+import { onCitus } from './infra/db/engine.js';
 
 export interface AppOptions {
   /** where logs go; defaults to stdout */
@@ -71,6 +72,13 @@ export function buildApp(deps: AppDeps, options: AppOptions = {}): FastifyInstan
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
     jsonParser(request, text, done);
+  });
+
+  // Whether the database runs Citus decides the form of some writes (infra/db/engine.ts): asked
+  // before the first request, so no request pays for it. A database down now is asked again
+  // by the first write.
+  app.addHook('onReady', async () => {
+    await onCitus(deps.db).catch(() => undefined);
   });
 
   let closing = false;

@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
+import { onCitus } from '../infra/db/engine.js';
 import { contactsAsJson } from '../contacts/contactJson.js';
 import type { ChangeType } from './changeTypes.js';
 
@@ -16,7 +17,7 @@ export interface ChangedContact {
  * included), so the event shows the contact as committed. Answers `id → JSON text`.
  */
 export async function recordContactChanges(
-  db: Pick<Database, 'execute'>,
+  db: Database,
   ownerId: number,
   botId: number,
   changed: readonly ChangedContact[],
@@ -24,17 +25,26 @@ export async function recordContactChanges(
   if (changed.length === 0) return new Map();
   const ids = `{${changed.map((c) => c.id).join(',')}}`;
   const created = `{${changed.flatMap((c) => (c.created ? [c.id] : [])).join(',')}}`;
-  const rows = await queryRows<{ id: string | number; json: string }>(
-    db,
-    sql`WITH rendered AS (${contactsAsJson(ownerId, sql`SELECT unnest(${ids}::bigint[]) AS id`)}),
-      feed AS (
-        INSERT INTO changes (account_id, type, bot_id, contact_id, data)
-        SELECT ${ownerId}::bigint,
-          CASE WHEN r.id = ANY(${created}::bigint[])
-            THEN ${'contact.created' satisfies ChangeType} ELSE ${'contact.updated' satisfies ChangeType} END,
-          ${botId}::bigint, r.id, r.json::json
-        FROM rendered r ORDER BY r.id)
-      SELECT id, json FROM rendered`,
-  );
+  const rendered = contactsAsJson(ownerId, sql`SELECT unnest(${ids}::bigint[]) AS id`);
+  const feed = (source: SQL) => sql`INSERT INTO changes (account_id, type, bot_id, contact_id, data)
+    SELECT ${ownerId}::bigint,
+      CASE WHEN r.id = ANY(${created}::bigint[])
+        THEN ${'contact.created' satisfies ChangeType} ELSE ${'contact.updated' satisfies ChangeType} END,
+      ${botId}::bigint, r.id, r.json::json
+    FROM ${source} ORDER BY r.id`;
+  let rows: { id: string | number; json: string }[];
+  if (await onCitus(db)) {
+    // Citus runs no INSERT in a CTE on one shard (infra/db/engine.ts): rendered first, then
+    // the feed's rows from the texts rendered, each statement on the owner's shard
+    rows = await queryRows(db, rendered);
+    const texts = JSON.stringify(rows.map((r) => ({ id: Number(r.id), json: r.json })));
+    await db.execute(feed(sql`jsonb_to_recordset(${texts}::jsonb) AS r(id bigint, json text)`));
+  } else {
+    rows = await queryRows(
+      db,
+      sql`WITH rendered AS (${rendered}), feed AS (${feed(sql`rendered r`)})
+        SELECT id, json FROM rendered`,
+    );
+  }
   return new Map(rows.map((r) => [Number(r.id), r.json]));
 }

@@ -44,3 +44,42 @@ export function deletedItemChanges(list: string, items: string): SQL {
     select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id, i.previous
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }
+
+/** A record whose change is recorded by itemChangesAfter; `previous` as the write returned it. */
+export interface WrittenItem {
+  id: string;
+  /** the row before an update or a delete, as JSON text (previousRow cast to text) */
+  previous?: string;
+}
+
+/**
+ * The feed's rows for records a transaction wrote, as a statement of its own, for Citus
+ * (infra/db/engine.ts), which runs no INSERT in a CTE on one shard. The list's row, and the
+ * records' rows for a create or an update, are read on the list's shard after the write, so
+ * the events show what was written, as itemChanges does; what is gone by then — the rows
+ * before an update or a delete — comes as the text the write returned. One event per record,
+ * in the order given.
+ */
+export function itemChangesAfter(
+  type: Extract<ChangeType, 'list_item.created' | 'list_item.updated' | 'list_item.deleted'>,
+  ownerId: number,
+  listId: string,
+  items: readonly WrittenItem[],
+): SQL {
+  const written = JSON.stringify(items.map(({ id, previous }, n) => ({ id, previous, n })));
+  const source = sql`jsonb_to_recordset(${written}::jsonb) as p(id text, previous text, n int)`;
+  const list = sql`l.owner_id = ${ownerId} and l.id = ${listId}`;
+  if (type === 'list_item.deleted') {
+    return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous)
+      select l.owner_id, ${type}, l.id, l.bot_id, p.id, p.previous::jsonb
+      from list_schemas l, ${source}
+      where ${list} order by p.n`;
+  }
+  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
+    select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
+      json_build_object('data', i.data, 'created_at', i.created_at, 'updated_at', i.updated_at),
+      p.previous::jsonb
+    from list_schemas l, ${source}
+    join list_items i on i.owner_id = ${ownerId} and i.id = p.id
+    where ${list} order by p.n`;
+}

@@ -1,6 +1,7 @@
-import { sql, TransactionRollbackError, type SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { pgTextArray } from '../../infra/db/textArray.js';
 import { queryRows, type Database } from '../../infra/db/client.js';
+import { onCitus } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/domainErrors.js';
@@ -8,13 +9,16 @@ import { nextVersion } from '../listVersion.js';
 import { isLookupableId } from '../schemas/listSchemaRepository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { listGuard, refuseInsert } from './itemRows.js';
+import { countInsertedBatch, transactionOr } from './batchTransaction.js';
 import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import {
   deletedItemChanges,
   itemChanges,
+  itemChangesAfter,
   LIST_FOR_CHANGES,
   previousRow,
+  type WrittenItem,
 } from '../../changes/recordItems.js';
 
 /*
@@ -71,33 +75,38 @@ export async function insertItemRows(
   const records = rows.map(({ id, changes }) => ({ id, d: changes.data, ...changes.slots }));
   const columns = ALL_SLOTS.map((slot) => sql`, ${sql.identifier(slot)}`);
   const guard = listGuard(ownerId, listId, fieldsSeen);
-  const written = await db
-    .transaction(async (tx) => {
-      const [inserted] = await queryRows<{ n: number }>(
-        tx,
-        sql`with list as (select ${LIST_FOR_CHANGES} from ${listSchemas} where ${guard}),
-          inserted as (
-            insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
-            select u.id, list.id, list.owner_id, u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}
-            from list, ${rowsOf(records)}
-            returning id, data, created_at, updated_at),
-          feed as (${itemChanges('list_item.created', 'list', 'inserted')})
-          select count(*)::int as n from inserted`,
-      );
-      if ((inserted?.n ?? 0) === 0) return false;
-      const bumped = await queryRows(
-        tx,
-        sql`update ${listSchemas} set item_count = item_count + ${rows.length}, version = ${nextVersion}
-          where ${guard} returning id`,
-      );
-      // the list changed after the unlocked check: undo the rows and their events
-      if (bumped.length === 0) tx.rollback();
+  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
+  const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})`;
+  const citus = await onCitus(db);
+  const written = await transactionOr(
+    db,
+    async (tx) => {
+      if (citus) {
+        // the list's check, the rows, their events: a statement each (citusItemRows.ts)
+        const live = await queryRows(tx, sql`select 1 from ${listSchemas} where ${guard}`);
+        if (live.length === 0) return false;
+        await tx.execute(
+          sql`insert into ${into} select u.id, ${listId}, ${ownerId}::bigint, ${values} from ${rowsOf(records)}`,
+        );
+        await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, rows));
+      } else {
+        const [inserted] = await queryRows<{ n: number }>(
+          tx,
+          sql`with list as (select ${LIST_FOR_CHANGES} from ${listSchemas} where ${guard}),
+            inserted as (
+              insert into ${into}
+              select u.id, list.id, list.owner_id, ${values} from list, ${rowsOf(records)}
+              returning id, data, created_at, updated_at),
+            feed as (${itemChanges('list_item.created', 'list', 'inserted')})
+            select count(*)::int as n from inserted`,
+        );
+        if ((inserted?.n ?? 0) === 0) return false;
+      }
+      await countInsertedBatch(tx, guard, rows.length);
       return true;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof TransactionRollbackError) return false;
-      throw err;
-    });
+    },
+    () => false,
+  );
   if (!written) await refuseInsert(db, ownerId, listId);
 }
 
@@ -123,6 +132,9 @@ function probed(ownerId: number, source: SQL, columns: SQL = sql`ctid as tid`): 
  * row the write replaces.
  */
 const WITH_PREVIOUS = sql`ctid as tid, ${previousRow('list_items')} as previous`;
+
+/** WITH_PREVIOUS on Citus, where `previous` travels through the service (citusItemRows.ts). */
+const WITH_PREVIOUS_TEXT = sql`ctid as tid, ${previousRow('list_items')}::text as previous`;
 
 /** Ids as `probed`'s source; one we never issued (a NUL cannot even be sent) is not found. */
 const idsOf = (ids: readonly string[]) =>
@@ -179,38 +191,42 @@ export async function updateItemRows(
     const column = sql.identifier(slot);
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });
+  const update = (previous: SQL) => sql`update ${listItems} li set data = li.data || v.d,
+      updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+    from (${probed(ownerId, rowsOf(records), previous)}) v
+    where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
+    returning li.id, li.data, li.created_at, li.updated_at, v.previous`;
+  const citus = await onCitus(db);
   /** undefined until the list's guard has passed */
   let written: StoredItemRow[] | undefined;
-  const stored = await db
-    .transaction(async (tx) => {
+  const stored = await transactionOr(
+    db,
+    async (tx) => {
       const locked = await queryRows(
         tx,
         sql`update ${listSchemas} set version = ${nextVersion}
             where ${listGuard(ownerId, listId, fieldsSeen)} returning id`,
       );
       if (locked.length === 0) tx.rollback();
-      const updated = await queryRows<StoredItemRow>(
-        tx,
-        sql`with list as (
-              select ${LIST_FOR_CHANGES} from ${listSchemas}
-              where owner_id = ${ownerId} and id = ${listId}),
-            updated as (
-              update ${listItems} li set data = li.data || v.d,
-                updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-              from (${probed(ownerId, rowsOf(records), WITH_PREVIOUS)}) v
-              where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
-              returning li.id, li.data, li.created_at, li.updated_at, v.previous),
-            feed as (${itemChanges('list_item.updated', 'list', 'updated')})
-            select id, data, created_at, updated_at from updated`,
-      );
+      // on Citus the events are a statement of their own, after (citusItemRows.ts)
+      const updated = citus
+        ? await queryRows<StoredItemRow & WrittenItem>(tx, update(WITH_PREVIOUS_TEXT))
+        : await queryRows<StoredItemRow>(
+            tx,
+            sql`with list as (
+                  select ${LIST_FOR_CHANGES} from ${listSchemas}
+                  where owner_id = ${ownerId} and id = ${listId}),
+                updated as (${update(WITH_PREVIOUS)}),
+                feed as (${itemChanges('list_item.updated', 'list', 'updated')})
+                select id, data, created_at, updated_at from updated`,
+          );
       written = updated;
       if (updated.length === 0 || !keep(new Set(updated.map((row) => row.id)))) tx.rollback();
+      if (citus) await tx.execute(itemChangesAfter('list_item.updated', ownerId, listId, updated));
       return updated;
-    })
-    .catch((err: unknown) => {
-      if (err instanceof TransactionRollbackError) return written;
-      throw err;
-    });
+    },
+    () => written,
+  );
   return stored && new Map(stored.map((row) => [row.id, toItemRow(row)]));
 }
 
@@ -229,9 +245,15 @@ export async function deleteItemRows(
   ids: readonly string[],
   keep: (deleted: ReadonlySet<string>) => boolean,
 ): Promise<ReadonlySet<string>> {
+  const remove = (previous: SQL) => sql`delete from ${listItems} li
+    using (${probed(ownerId, idsOf(ids), previous)}) v
+    where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
+    returning li.id, li.schema_id, v.previous`;
+  const citus = await onCitus(db);
   let deleted: ReadonlySet<string> = new Set();
-  await db
-    .transaction(async (tx) => {
+  await transactionOr(
+    db,
+    async (tx) => {
       const locked = await queryRows(
         tx,
         sql`select 1 from ${listSchemas}
@@ -239,13 +261,23 @@ export async function deleteItemRows(
             for no key update`,
       );
       if (locked.length === 0) throw domainErrors.listNotFound();
+      if (citus) {
+        // the counter and the events after the delete, a statement each (citusItemRows.ts)
+        const gone = await queryRows<WrittenItem>(tx, remove(WITH_PREVIOUS_TEXT));
+        deleted = new Set(gone.map((row) => row.id));
+        if (!keep(deleted)) tx.rollback();
+        if (gone.length === 0) return;
+        await tx.execute(
+          sql`update ${listSchemas}
+              set item_count = greatest(item_count - ${gone.length}, 0), version = ${nextVersion}
+              where owner_id = ${ownerId} and id = ${listId}`,
+        );
+        await tx.execute(itemChangesAfter('list_item.deleted', ownerId, listId, gone));
+        return;
+      }
       const gone = await queryRows<{ id: string }>(
         tx,
-        sql`with gone as (
-              delete from ${listItems} li
-              using (${probed(ownerId, idsOf(ids), WITH_PREVIOUS)}) v
-              where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
-              returning li.id, li.schema_id, v.previous),
+        sql`with gone as (${remove(WITH_PREVIOUS)}),
             bumped as (
               update ${listSchemas}
               set item_count = greatest(item_count - (select count(*) from gone), 0),
@@ -257,9 +289,8 @@ export async function deleteItemRows(
       );
       deleted = new Set(gone.map((row) => row.id));
       if (!keep(deleted)) tx.rollback();
-    })
-    .catch((err: unknown) => {
-      if (!(err instanceof TransactionRollbackError)) throw err;
-    });
+    },
+    () => undefined,
+  );
   return deleted;
 }

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { queryRows, type Database } from '../../infra/db/client.js';
+import { onCitus } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/domainErrors.js';
@@ -15,6 +16,11 @@ import {
   LIST_FOR_CHANGES,
   previousRow,
 } from '../../changes/recordItems.js';
+import {
+  deleteItemRowOnCitus,
+  insertItemRowOnCitus,
+  updateItemRowOnCitus,
+} from './citusItemRows.js';
 
 /** The list's fields changed between validation and insert; the caller validates again. */
 export class FieldsChanged extends Error {}
@@ -37,9 +43,15 @@ export async function insertItemRow(
   /** a data-modifying CTE run with the insert, reading `inserted` (an idempotency key's answer) */
   also?: SQL,
 ): Promise<ItemRow> {
-  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
-  const columns = slots.map(([slot]) => sql`, ${sql.identifier(slot)}`);
-  const values = slots.map(([slot, text]) => sql`, ${text}::${sql.raw(slotSqlType(slot))}`);
+  const written = { id, data: changes.data, createdAt: now, updatedAt: now };
+  if (await onCitus(db)) {
+    const guard = listGuard(ownerId, listId, fieldsSeen);
+    const slots = slotValues(changes);
+    if (!(await insertItemRowOnCitus(db, ownerId, listId, guard, slots, changes, now, id, also)))
+      await refuseInsert(db, ownerId, listId);
+    return written;
+  }
+  const { columns, values } = slotValues(changes);
   const stamp = now.toISOString();
   const inserted = await queryRows<{ id: string }>(
     db,
@@ -58,7 +70,16 @@ export async function insertItemRow(
         select id from inserted`,
   );
   if (inserted.length === 0) await refuseInsert(db, ownerId, listId);
-  return { id, data: changes.data, createdAt: now, updatedAt: now };
+  return written;
+}
+
+/** The slots a record sets, as `, column` and `, value::type` lists for an INSERT. */
+export function slotValues(changes: StoredChanges): { columns: SQL[]; values: SQL[] } {
+  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
+  return {
+    columns: slots.map(([slot]) => sql`, ${sql.identifier(slot)}`),
+    values: slots.map(([slot, text]) => sql`, ${text}::${sql.raw(slotSqlType(slot))}`),
+  };
 }
 
 /** Why a guarded insert wrote nothing: the list is gone (404), or its fields changed. */
@@ -97,6 +118,10 @@ export async function updateItemRow(
   const assignments = slots.map(
     ([slot, text]) => sql`, ${sql.identifier(slot)} = ${text}::${sql.raw(slotSqlType(slot))}`,
   );
+  if (await onCitus(db)) {
+    const guard = listGuard(ownerId, listId, fieldsSeen);
+    return updateItemRowOnCitus(db, ownerId, listId, id, guard, assignments, changes, now);
+  }
   // The guard is also the list's version bump: one statement, one snapshot. The record is
   // found by its primary key alone: with its list in the condition too (or its list looked up
   // from it here), a planner whose statistics do not know the list yet, as after a large
@@ -137,6 +162,7 @@ export async function deleteItemRow(
   listId: string,
   id: string,
 ): Promise<boolean> {
+  if (await onCitus(db)) return deleteItemRowOnCitus(db, ownerId, listId, id);
   return db.transaction(async (tx) => {
     await tx.execute(
       sql`select 1 from ${listSchemas} where owner_id = ${ownerId} and id = ${listId}

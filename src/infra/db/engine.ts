@@ -1,0 +1,30 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from './client.js';
+
+/**
+ * Whether a database runs Citus, asked of its catalog once and remembered for it and for every
+ * transaction opened on it. Some writes take another form there (docs/scaling.md, "Writes on
+ * one worker"): Citus never runs a statement with an INSERT in a CTE on one shard; it splits
+ * it, copies the CTEs' results to every worker and commits on all of them in two phases.
+ *
+ * Remembered by the query dialect: drizzle makes one per database and hands the same one to
+ * each transaction on it, so a transaction's `tx` is known without a query of its own. A
+ * database that gains the extension while the service runs keeps the Postgres forms until
+ * the next start; they are correct there, only slower.
+ */
+const known = new WeakMap<object, Promise<boolean>>();
+
+export function onCitus(db: Database): Promise<boolean> {
+  const key = (db as unknown as { dialect?: object }).dialect ?? db;
+  let answer = known.get(key);
+  if (!answer) {
+    answer = queryRows<{ citus: boolean }>(
+      db,
+      sql`select exists (select 1 from pg_extension where extname = 'citus') as citus`,
+    ).then(([row]) => row?.citus === true);
+    // a failed look-up (the database down) is asked again next time, not remembered
+    answer.catch(() => known.delete(key));
+    known.set(key, answer);
+  }
+  return answer;
+}

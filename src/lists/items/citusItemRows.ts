@@ -1,0 +1,134 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { PgTransaction } from 'drizzle-orm/pg-core';
+import { queryRows, type Database } from '../../infra/db/client.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
+import { listSchemas } from '../../infra/db/schema/listSchemas.js';
+import { nextVersion } from '../listVersion.js';
+import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import type { StoredChanges } from './storedRow.js';
+import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
+
+/*
+ * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
+ * "Writes on one worker"). On Postgres each is one statement whose CTEs write the list, the
+ * record and the feed. Citus plans no INSERT in a CTE on one shard: it splits such a
+ * statement, copies the parts' results to every worker and commits on all of them in two
+ * phases. Here the same writes are a transaction of statements that each name the owner, so
+ * each goes to the owner's shards and the commit is one worker's. Same guards, same answers,
+ * same events; test/integration/tenantStatements.test.ts counts the workers. (The batch
+ * writes of batchRows.ts are transactions already: there only the events move to a statement
+ * of their own.)
+ */
+
+/** The row before the write, as text: it travels through the service to the feed's insert. */
+const PREVIOUS_TEXT = (row: string) => sql`${previousRow(row)}::text`;
+
+/**
+ * Runs `run` in the transaction `db` is, or in a new one: a single write inside a caller's
+ * transaction (a batch of calls) adds no savepoint, as its one statement on Postgres adds
+ * none. Only for writes that never roll back after writing.
+ */
+function inTransaction<T>(db: Database, run: (tx: Database) => Promise<T>): Promise<T> {
+  const inOne: boolean = db instanceof PgTransaction;
+  return inOne ? run(db) : db.transaction(run);
+}
+
+/** insertItemRow: false when the guard found no list with the fields seen (nothing written). */
+export async function insertItemRowOnCitus(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  guard: SQL,
+  slots: { columns: SQL[]; values: SQL[] },
+  changes: StoredChanges,
+  now: Date,
+  id: string,
+  also?: SQL,
+): Promise<boolean> {
+  const stamp = now.toISOString();
+  return inTransaction(db, async (tx) => {
+    const bumped = await queryRows(
+      tx,
+      sql`update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
+          where ${guard} returning id`,
+    );
+    if (bumped.length === 0) return false;
+    await tx.execute(
+      sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
+          values (${id}, ${listId}, ${ownerId}, ${JSON.stringify(changes.data)}::jsonb,
+            ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(slots.values)})`,
+    );
+    await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, [{ id }]));
+    // `also` reads the CTE `inserted` of the Postgres form's statement
+    if (also) await tx.execute(sql`with inserted as (select ${id}::text as id) ${also}`);
+    return true;
+  });
+}
+
+/** updateItemRow: undefined when the guard failed or the record is gone. */
+export async function updateItemRowOnCitus(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  id: string,
+  guard: SQL,
+  assignments: SQL[],
+  changes: StoredChanges,
+  now: Date,
+): Promise<ItemRow | undefined> {
+  return inTransaction(db, async (tx) => {
+    const bumped = await queryRows(
+      tx,
+      sql`update ${listSchemas} set version = ${nextVersion} where ${guard} returning id`,
+    );
+    if (bumped.length === 0) return undefined;
+    const [row] = await queryRows<StoredItemRow & { previous: string }>(
+      tx,
+      sql`update ${listItems} li set data = li.data || ${JSON.stringify(changes.data)}::jsonb,
+            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+          from (select r.id, ${PREVIOUS_TEXT('r')} as previous from ${listItems} r
+                where r.owner_id = ${ownerId} and r.id = ${id} for update) before
+          where li.owner_id = ${ownerId} and li.id = before.id
+          returning li.id, li.data, li.created_at, li.updated_at, before.previous`,
+    );
+    if (!row) return undefined;
+    await tx.execute(
+      itemChangesAfter('list_item.updated', ownerId, listId, [{ id, previous: row.previous }]),
+    );
+    return toItemRow(row);
+  });
+}
+
+/** deleteItemRow: false when the record was already gone. */
+export async function deleteItemRowOnCitus(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  id: string,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    await tx.execute(
+      sql`select 1 from ${listSchemas} where owner_id = ${ownerId} and id = ${listId}
+          for no key update`,
+    );
+    const [gone] = await queryRows<{ schema_id: string; previous: string }>(
+      tx,
+      sql`delete from ${listItems} li
+          using (select r.id, ${PREVIOUS_TEXT('r')} as previous from ${listItems} r
+                 where r.owner_id = ${ownerId} and r.id = ${id} for update) before
+          where li.owner_id = ${ownerId} and li.id = before.id
+          returning li.schema_id, before.previous`,
+    );
+    if (!gone) return false;
+    await tx.execute(
+      sql`update ${listSchemas} set item_count = greatest(item_count - 1, 0), version = ${nextVersion}
+          where owner_id = ${ownerId} and id = ${gone.schema_id}`,
+    );
+    await tx.execute(
+      itemChangesAfter('list_item.deleted', ownerId, gone.schema_id, [
+        { id, previous: gone.previous },
+      ]),
+    );
+    return true;
+  });
+}
