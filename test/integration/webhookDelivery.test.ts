@@ -19,7 +19,10 @@ import { startReceiver, verifySignature, type Receiver } from '../helpers/webhoo
  * Webhook delivery against real receivers on this machine, the worker driven tick by tick on
  * an injected clock (so 24 hours pass in a moment).
  */
-let now = new Date('2026-11-24T10:00:00Z');
+// Starts at the real time: the changes' times come from the database's clock, and a clock
+// fixed on a past day falls behind them (the oldest waiting change then looked 0 s old).
+// (whole seconds, as the webhook-timestamp header has them)
+let now = new Date(Math.ceil(Date.now() / 1000) * 1000);
 const clock = () => now;
 let t: TestApp;
 const receivers: Receiver[] = [];
