@@ -43,6 +43,23 @@ describe('database errors answered 503 (retry) rather than 500', () => {
     expect(isDatabaseUnavailable(gone('relation "public.bots" does not exist'))).toBe(false);
   });
 
+  it('answers a duplicate of the change feed’s key, on Postgres or a Citus shard, with a retry', () => {
+    const duplicate = (constraint: string, code = '23505') =>
+      Object.assign(new Error('Failed query: insert …'), {
+        cause: Object.assign(
+          new Error(`duplicate key value violates unique constraint "${constraint}"`),
+          { code },
+        ),
+      });
+    expect(isDatabaseUnavailable(duplicate('changes_account_id_seq_pk'))).toBe(true);
+    expect(isDatabaseUnavailable(duplicate('changes_account_id_seq_pk_102270', 'XX000'))).toBe(
+      true,
+    );
+    // another key's duplicate stays the caller's conflict
+    expect(isDatabaseUnavailable(duplicate('idempotency_keys_owner_id_key_pk'))).toBe(false);
+    expect(isDatabaseUnavailable(duplicate('changes_account_id_seq_pk_x'))).toBe(false);
+  });
+
   it('recognises a Citus intermediate result lost at a shard move by its message', () => {
     const lost = Object.assign(
       new Error('Query could not find the intermediate result file "299_2", it was …'),

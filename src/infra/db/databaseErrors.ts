@@ -39,7 +39,7 @@ const UNAVAILABLE_MESSAGES = [
 
 /** True when the error means Postgres cannot be reached right now (answer 503, not 500). */
 export function isDatabaseUnavailable(err: unknown): boolean {
-  if (isMovedShard(err)) return true;
+  if (isMovedShard(err) || violatesUnique(err, FEED_KEY)) return true;
   for (let e: unknown = err, depth = 0; e && depth < 4; depth++) {
     const { code, message } = e as { code?: unknown; message?: unknown };
     if (typeof code === 'string' && UNAVAILABLE_CODES.has(code)) return true;
@@ -61,6 +61,14 @@ function isMovedShard(err: unknown): boolean {
 }
 
 const UNDEFINED_TABLE = '42P01';
+
+/**
+ * The change feed's key (account, seq). No request chooses a `seq`, so a duplicate is never
+ * the caller's: on Citus it was seen only while `changes` itself was being placed online
+ * (docs/scaling.md, "Distributing a database that serves"). The write is rolled back whole,
+ * and the same request sent again succeeds.
+ */
+const FEED_KEY = 'changes_account_id_seq_pk';
 const SHARD_MISSING = /relation "[\w.]+_\d+" does not exist/;
 
 /** The SQLSTATE of a Postgres error, looking through drizzle's wrapping. */
