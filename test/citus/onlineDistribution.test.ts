@@ -1,11 +1,15 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import { uuidv7 } from 'uuidv7';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from '../../src/infra/db/distribution.js';
 import { migratePostgres, migrationsFolder } from '../../src/infra/db/migrate.js';
 import { databaseUrl, serverUrls } from '../helpers/env.js';
+import { childEnv, ensureBuilt, ROOT } from '../helpers/processes.js';
 import { withAdmin } from '../helpers/templateDatabase.js';
+import { waitFor } from '../helpers/waitFor.js';
 
 /**
  * The placement step, in both CITUS_DISTRIBUTION modes, on a database that already holds data
@@ -165,4 +169,47 @@ describe('placing an existing database on Citus', () => {
     },
     180_000,
   );
+
+  it('online, killed midway: the next start puts back the foreign keys it had dropped', async () => {
+    await ensureBuilt();
+    const url = await singleNodeDatabase(`lk_place_${randomBytes(4).toString('hex')}`);
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    try {
+      await seed(c);
+      const keysBefore = await foreignKeys(c);
+      expect(keysBefore.length).toBeGreaterThan(0);
+      await joinCluster(c);
+      // `npm run migrate` with the online placement, killed once it has dropped the keys
+      const child = spawn(process.execPath, [path.join(ROOT, 'dist/migrateMain.js')], {
+        cwd: ROOT,
+        env: childEnv({
+          DATABASE_URL: url,
+          ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+          CITUS_DISTRIBUTION: 'online',
+          LOG_LEVEL: 'warn',
+        }),
+      });
+      const exited = new Promise((resolve) => child.on('exit', resolve));
+      await waitFor(
+        async () => (await foreignKeys(c)).length === 0,
+        'the placement to drop the foreign keys',
+        60_000,
+      );
+      child.kill('SIGKILL');
+      await exited;
+      const { rows: distributed } = await c.query<{ n: string }>(
+        `select count(*) as n from citus_tables where citus_table_type = 'distributed'`,
+      );
+      // killed before it was done: not every table placed
+      expect(Number(distributed[0]!.n)).toBeLessThan(Object.keys(DISTRIBUTED_TABLES).length);
+
+      await migratePostgres(url, migrationsFolder, { citusDistribution: 'online' });
+      expect(await foreignKeys(c)).toEqual(keysBefore.map((k) => ({ ...k, convalidated: true })));
+      const { rows: left } = await c.query('select * from drizzle.citus_dropped_foreign_keys');
+      expect(left).toEqual([]);
+    } finally {
+      await c.end();
+    }
+  }, 180_000);
 });

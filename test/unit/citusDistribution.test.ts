@@ -66,4 +66,18 @@ describe('the Citus distribution step', () => {
     );
     expect(at('VALIDATE CONSTRAINT "contacts_bot_fk"')).toBeGreaterThan(at('NOT VALID'));
   });
+
+  it('adds back, in both modes, the keys a killed run left dropped, and drops only those there', () => {
+    const left = { ...fk, conname: 'contacts_left_fk' };
+    for (const steps of [
+      citusDistributionSteps([fk], new Set(), [left]),
+      citusOnlineSteps([fk], new Set(), [left]),
+    ]) {
+      expect(steps.filter((s) => s.includes('DROP CONSTRAINT'))).toEqual([
+        'ALTER TABLE contacts DROP CONSTRAINT "contacts_bot_fk"',
+      ]);
+      expect(steps.some((s) => s.includes('ADD CONSTRAINT "contacts_left_fk"'))).toBe(true);
+      expect(steps.some((s) => s.includes('ADD CONSTRAINT "contacts_bot_fk"'))).toBe(true);
+    }
+  });
 });

@@ -32,7 +32,7 @@ export type CitusDistributionMode = 'transaction' | 'online';
  * same worker), which Citus accepts only with `citus.enable_unsafe_triggers`; the contact
  * stats triggers are replaced (citusContactStats.ts), and `changes` gets a trigger that stamps
  * each row with the worker's transaction id (citusChangeFeed.ts). All in one transaction: a crash leaves
- * the tables as they were. `online` places a database that keeps serving (citusOnlineDistribution.ts).
+ * the tables as they were; foreign keys an online run killed midway left dropped come back. `online` places a database that keeps serving (citusOnlineDistribution.ts).
  */
 export async function distributeOnCitus(
   run: RunSql,
@@ -51,21 +51,28 @@ export async function distributeOnCitus(
     ).map((r) => r.name),
   );
   const tables = [...REFERENCE_TABLES, ...Object.keys(DISTRIBUTED_TABLES)];
-  if (tables.every((t) => placed.has(t))) return false;
   const { rows: fks } = await run(
     `select conrelid::regclass::text as tbl, conname, pg_get_constraintdef(oid) as def
      from pg_constraint where contype = 'f' and conrelid::regclass::text = any($1)`,
     [tables],
   );
+  const missing = await keysLeftDropped(run, fks as ForeignKey[]);
+  if (tables.every((t) => placed.has(t))) {
+    if (missing.length === 0) return false;
+    for (const statement of restoreForeignKeys(missing)) await run(statement);
+    await run(`delete from ${DROPPED_KEYS}`);
+    return true;
+  }
   if (mode === 'online') {
-    await runOnline(run, fks as ForeignKey[], placed);
+    await runOnline(run, fks as ForeignKey[], missing, placed);
     return true;
   }
   await run('begin');
   try {
-    for (const statement of citusDistributionSteps(fks as ForeignKey[], placed)) {
+    for (const statement of citusDistributionSteps(fks as ForeignKey[], placed, missing)) {
       await run(statement);
     }
+    await run(`delete from ${DROPPED_KEYS}`);
     await run('commit');
   } catch (err) {
     await run('rollback');
@@ -75,17 +82,47 @@ export async function distributeOnCitus(
 }
 
 /**
- * The online steps one by one. On a failure the foreign keys dropped so far come back (each
- * one that is already there fails on its own), so a run that stops leaves the schema whole.
+ * Where the foreign keys an online placement drops wait until they are back: a run killed
+ * midway leaves them there, and the next start (distributeOnCitus) adds back those still
+ * missing. In the migrator's own schema, which stays on the coordinator.
  */
-async function runOnline(run: RunSql, fks: ForeignKey[], placed: Set<string>) {
+const DROPPED_KEYS = 'drizzle.citus_dropped_foreign_keys';
+
+/** The foreign keys an earlier placement dropped and did not add back (none: the usual). */
+async function keysLeftDropped(run: RunSql, present: ForeignKey[]): Promise<ForeignKey[]> {
+  await run(`create table if not exists ${DROPPED_KEYS}
+    (tbl text not null, conname text not null, def text not null, primary key (tbl, conname))`);
+  const { rows } = await run(`select tbl, conname, def from ${DROPPED_KEYS}`);
+  return (rows as ForeignKey[]).filter(
+    (k) => !present.some((p) => p.tbl === k.tbl && p.conname === k.conname),
+  );
+}
+
+/**
+ * The online steps one by one, the foreign keys written down before any is dropped. On a
+ * failure the keys come back (each one that is already there fails on its own), so a run that
+ * stops leaves the schema whole; one that is killed leaves them written down.
+ */
+async function runOnline(
+  run: RunSql,
+  fks: ForeignKey[],
+  missing: ForeignKey[],
+  placed: Set<string>,
+) {
+  await run(
+    `insert into ${DROPPED_KEYS} (tbl, conname, def)
+     select * from unnest($1::text[], $2::text[], $3::text[]) on conflict do nothing`,
+    [fks.map((k) => k.tbl), fks.map((k) => k.conname), fks.map((k) => k.def)],
+  );
   try {
-    for (const statement of citusOnlineSteps(fks, placed)) await run(statement);
+    for (const statement of citusOnlineSteps(fks, placed, missing)) await run(statement);
   } catch (err) {
     await run('rollback').catch(() => undefined);
-    for (const statement of restoreForeignKeys(fks)) await run(statement).catch(() => undefined);
+    for (const statement of restoreForeignKeys([...fks, ...missing]))
+      await run(statement).catch(() => undefined);
     throw err;
   }
+  await run(`delete from ${DROPPED_KEYS}`);
 }
 
 /**
@@ -95,7 +132,12 @@ async function runOnline(run: RunSql, fks: ForeignKey[], placed: Set<string>) {
  * again and the feed's existing rows would get new ids), and `list_layouts` is placed before
  * `list_schemas`, whose insert trigger writes it (distribution.ts).
  */
-export function citusDistributionSteps(fks: ForeignKey[], placed: Set<string>): string[] {
+export function citusDistributionSteps(
+  fks: ForeignKey[],
+  placed: Set<string>,
+  /** keys an earlier, killed placement dropped: added back with the rest */
+  missing: ForeignKey[] = [],
+): string[] {
   const steps = ['SET LOCAL citus.enable_unsafe_triggers = on'];
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
   // functions first: Citus refuses a function's creation after a parallel copy in the transaction
@@ -106,7 +148,7 @@ export function citusDistributionSteps(fks: ForeignKey[], placed: Set<string>): 
   steps.push(...placementStatements(placed));
   if (!placed.has('contacts')) steps.push(statsTrigger!);
   if (!placed.has('changes')) steps.push(feedTrigger!);
-  for (const fk of fks)
+  for (const fk of [...fks, ...missing])
     steps.push(`ALTER TABLE ${fk.tbl} ADD CONSTRAINT "${fk.conname}" ${fk.def}`);
   return steps;
 }

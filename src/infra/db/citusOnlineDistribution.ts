@@ -18,11 +18,16 @@ import {
  * falls between the old stats triggers and the new one; they come before the copies, which
  * fire no trigger (rows arrive by replication), and so cover every write made meanwhile.
  *
- * A table placed stays placed, and a later run places the rest. The foreign keys are the one
- * thing a run holds in memory only: one that fails puts them back itself (see
- * distributeOnCitus), one that is killed leaves them dropped.
+ * A table placed stays placed, and a later run places the rest. The foreign keys are written
+ * down before they are dropped (citusDistribution.ts): a run that fails puts them back itself,
+ * and the next start after one that is killed puts back those still missing.
  */
-export function citusOnlineSteps(fks: ForeignKey[], placed: Set<string>): string[] {
+export function citusOnlineSteps(
+  fks: ForeignKey[],
+  placed: Set<string>,
+  /** keys an earlier, killed run dropped (citusDistribution.ts wrote them down): added back too */
+  missing: ForeignKey[] = [],
+): string[] {
   const steps = ['SET citus.enable_unsafe_triggers = on'];
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
   if (!placed.has('contacts'))
@@ -34,7 +39,7 @@ export function citusOnlineSteps(fks: ForeignKey[], placed: Set<string>): string
     );
   if (!placed.has('changes')) steps.push('BEGIN', ...CITUS_CHANGE_FEED_SQL, 'COMMIT');
   steps.push(...placementStatements(placed, 'create_distributed_table_concurrently'));
-  steps.push(...restoreForeignKeys(fks));
+  steps.push(...restoreForeignKeys([...fks, ...missing]));
   steps.push('RESET citus.enable_unsafe_triggers');
   return steps;
 }

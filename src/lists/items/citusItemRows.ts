@@ -7,6 +7,7 @@ import { nextVersion } from '../listVersion.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import type { StoredChanges } from './storedRow.js';
 import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
+import { transactionOr } from './batchTransaction.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -33,7 +34,17 @@ function inTransaction<T>(db: Database, run: (tx: Database) => Promise<T>): Prom
   return inOne ? run(db) : db.transaction(run);
 }
 
-/** insertItemRow: false when the guard found no list with the fields seen (nothing written). */
+/**
+ * insertItemRow: false when the guard found no list with the fields seen (nothing written).
+ *
+ * The list's row is locked last, by the counter's update, which repeats the guard: the lock is
+ * then held for one statement and the commit, not for every round trip of the transaction —
+ * inserts into one list queue only there (as batches do, batchRows.ts). Locked first, they
+ * queued for the whole transaction: each statement goes through the coordinator to the
+ * worker, and one list took under a hundred inserts a second. A list deleted or changed
+ * meanwhile fails the guard and the transaction is undone. Inside a caller's transaction
+ * nothing can be undone alone, so there the guard and the lock come first.
+ */
 export async function insertItemRowOnCitus(
   db: Database,
   ownerId: number,
@@ -46,13 +57,15 @@ export async function insertItemRowOnCitus(
   also?: SQL,
 ): Promise<boolean> {
   const stamp = now.toISOString();
-  return inTransaction(db, async (tx) => {
-    const bumped = await queryRows(
-      tx,
-      sql`update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
-          where ${guard} returning id`,
-    );
-    if (bumped.length === 0) return false;
+  const counted = async (tx: Database) =>
+    (
+      await queryRows(
+        tx,
+        sql`update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
+            where ${guard} returning id`,
+      )
+    ).length > 0;
+  const write = async (tx: Database) => {
     await tx.execute(
       sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
           values (${id}, ${listId}, ${ownerId}, ${JSON.stringify(changes.data)}::jsonb,
@@ -61,8 +74,22 @@ export async function insertItemRowOnCitus(
     await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, [{ id }]));
     // `also` reads the CTE `inserted` of the Postgres form's statement
     if (also) await tx.execute(sql`with inserted as (select ${id}::text as id) ${also}`);
+  };
+  const nested: boolean = db instanceof PgTransaction;
+  if (nested) {
+    if (!(await counted(db))) return false;
+    await write(db);
     return true;
-  });
+  }
+  return transactionOr(
+    db,
+    async (tx) => {
+      await write(tx);
+      if (!(await counted(tx))) tx.rollback();
+      return true;
+    },
+    () => false,
+  );
 }
 
 /** updateItemRow: undefined when the guard failed or the record is gone. */
