@@ -67,5 +67,9 @@ describe('database errors answered 503 (retry) rather than 500', () => {
     );
     expect(isDatabaseUnavailable(wrapped('XX000'))).toBe(false);
     expect(isDatabaseUnavailable(lost)).toBe(true);
+    const switching = Object.assign(new Error('could not find valid entry for shard 102277'), {
+      code: 'XX000',
+    });
+    expect(isDatabaseUnavailable(switching)).toBe(true);
   });
 });

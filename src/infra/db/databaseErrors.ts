@@ -35,6 +35,9 @@ const UNAVAILABLE_MESSAGES = [
   /Query read timeout/i,
   // the same Citus failure when it reaches the coordinator under another SQLSTATE
   /could not find the intermediate result file/i,
+  // Citus: a statement planned against a shard whose placement was being switched (seen once
+  // while `changes` was placed online); the transaction rolled back
+  /could not find valid entry for shard \d+/i,
 ];
 
 /** True when the error means Postgres cannot be reached right now (answer 503, not 500). */
