@@ -7,7 +7,14 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { withAdmin } from '../helpers/templateDatabase.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
-import { feedCounters, nodeUrl, shardsOf, spendXids, workerPorts } from './shardPlacement.js';
+import {
+  feedCounters,
+  nodeUrl,
+  oneMoveAtATime,
+  shardsOf,
+  spendXids,
+  workerPorts,
+} from './shardPlacement.js';
 import { inFilter, startMoveLoad, type MoveLoad } from './shardMoveLoad.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -44,61 +51,67 @@ async function tenantOnLeadingWorker(): Promise<{ me: Tenant; from: number; to: 
 }
 
 describe('a tenant whose shard group moves to another worker under load', () => {
-  it('loses, doubles and refuses nothing but with 503, and its feed replays to the database', async () => {
-    const { me, from, to } = await tenantOnLeadingWorker();
-    const list = await createListViaApi(t.app, me, [
-      { slug: 'title', name: 'Title', type: 'string', is_required: false },
-      { slug: 'n', name: 'N', type: 'number', is_required: false },
-    ]);
-    const [source, target] = [from, to].map((p) => nodeUrl(t.database.name, p));
-
-    const load = startMoveLoad(t.app, me, list.id);
-    let moveStart: number | undefined;
-    let moveEnd: number | undefined;
-    // the clients stop whatever happens, so a failure is reported as itself
-    try {
-      await sleep(SECONDS_BEFORE);
-      const behind = (await feedCounters(source!)).xid;
-      await spendXids(
-        source!,
-        Math.max(0, Number((await feedCounters(target!)).xid - behind)) + XID_LEAD,
-      );
-      const before = await Promise.all([source!, target!].map(feedCounters));
-      // the case under test: the source's counters are ahead of the target's
-      expect(before[0]!.xid).toBeGreaterThan(before[1]!.xid);
-      expect(before[0]!.seq).toBeGreaterThan(before[1]!.seq);
-
-      const [bots] = (await shardsOf(t.db, me.accountId)).filter((s) => s.table === 'bots');
-      moveStart = Date.now();
-      await withAdmin(t.database.url, (c) =>
-        moveShardGroup(
-          (text, params) => c.query(text, params),
-          bots!.shardid,
-          { host: HOST, port: from },
-          { host: HOST, port: to },
-          { mode: 'force_logical', xidMargin: 20_000 },
-        ),
-      );
-      moveEnd = Date.now();
-      await sleep(SECONDS_AFTER);
-    } finally {
-      await load.stop();
-      // Citus leaves the source's copy and the move's replication slot, publication and
-      // subscription to a background clean-up, done later so that statements planned before
-      // the switch can finish; the test database cannot be dropped until it has run
-      await withAdmin(t.database.url, (c) => c.query('call citus_cleanup_orphaned_resources()'));
-    }
-
-    expect((await shardsOf(t.db, me.accountId)).every((s) => s.port === to)).toBe(true);
-    report(load, moveStart!, moveEnd!);
-    checkAnswers(load);
-    const items = await storedItems(me, list.id);
-    checkRecords(load, items);
-    await checkCounts(me, list.id, items);
-    await checkContacts(load, me);
-    await checkFeed(load, me, items);
-  }, 180_000);
+  it(
+    'loses, doubles and refuses nothing but with 503, and its feed replays to the database',
+    () => oneMoveAtATime(moveUnderLoad),
+    180_000,
+  );
 });
+
+async function moveUnderLoad() {
+  const { me, from, to } = await tenantOnLeadingWorker();
+  const list = await createListViaApi(t.app, me, [
+    { slug: 'title', name: 'Title', type: 'string', is_required: false },
+    { slug: 'n', name: 'N', type: 'number', is_required: false },
+  ]);
+  const [source, target] = [from, to].map((p) => nodeUrl(t.database.name, p));
+
+  const load = startMoveLoad(t.app, me, list.id);
+  let moveStart: number | undefined;
+  let moveEnd: number | undefined;
+  // the clients stop whatever happens, so a failure is reported as itself
+  try {
+    await sleep(SECONDS_BEFORE);
+    const behind = (await feedCounters(source!)).xid;
+    await spendXids(
+      source!,
+      Math.max(0, Number((await feedCounters(target!)).xid - behind)) + XID_LEAD,
+    );
+    const before = await Promise.all([source!, target!].map(feedCounters));
+    // the case under test: the source's counters are ahead of the target's
+    expect(before[0]!.xid).toBeGreaterThan(before[1]!.xid);
+    expect(before[0]!.seq).toBeGreaterThan(before[1]!.seq);
+
+    const [bots] = (await shardsOf(t.db, me.accountId)).filter((s) => s.table === 'bots');
+    moveStart = Date.now();
+    await withAdmin(t.database.url, (c) =>
+      moveShardGroup(
+        (text, params) => c.query(text, params),
+        bots!.shardid,
+        { host: HOST, port: from },
+        { host: HOST, port: to },
+        { mode: 'force_logical', xidMargin: 20_000 },
+      ),
+    );
+    moveEnd = Date.now();
+    await sleep(SECONDS_AFTER);
+  } finally {
+    await load.stop();
+    // Citus leaves the source's copy and the move's replication slot, publication and
+    // subscription to a background clean-up, done later so that statements planned before
+    // the switch can finish; the test database cannot be dropped until it has run
+    await withAdmin(t.database.url, (c) => c.query('call citus_cleanup_orphaned_resources()'));
+  }
+
+  expect((await shardsOf(t.db, me.accountId)).every((s) => s.port === to)).toBe(true);
+  report(load, moveStart!, moveEnd!);
+  checkAnswers(load);
+  const items = await storedItems(me, list.id);
+  checkRecords(load, items);
+  await checkCounts(me, list.id, items);
+  await checkContacts(load, me);
+  await checkFeed(load, me, items);
+}
 
 /** The figures of the run: calls per method and status, 503s, the move, writes during it. */
 function report(load: MoveLoad, moveStart: number, moveEnd: number) {

@@ -5,7 +5,14 @@ import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { withAdmin } from '../helpers/templateDatabase.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
-import { feedCounters, nodeUrl, shardsOf, spendXids, workerPorts } from './shardPlacement.js';
+import {
+  feedCounters,
+  nodeUrl,
+  oneMoveAtATime,
+  shardsOf,
+  spendXids,
+  workerPorts,
+} from './shardPlacement.js';
 
 /**
  * Why moveShardGroup raises the target's counters (docs/scaling.md, "Shard moves"), shown
@@ -56,7 +63,11 @@ async function changesSince(me: Tenant, cursor?: string) {
 }
 
 /** A list with one record, a cursor at the feed's head, then the move, then a new record. */
-async function afterMove(move: (shardId: string, from: number, to: number) => Promise<void>) {
+function afterMove(move: (shardId: string, from: number, to: number) => Promise<void>) {
+  return oneMoveAtATime(() => moveAndAdd(move));
+}
+
+async function moveAndAdd(move: (shardId: string, from: number, to: number) => Promise<void>) {
   const { me, from, to } = await tenantAhead();
   const list = await createListViaApi(t.app, me, [
     { slug: 'title', name: 'Title', type: 'string', is_required: false },

@@ -48,3 +48,24 @@ export function workerPorts(): [number, number] {
   const base = Number(new URL(serverUrls()[0]!).port);
   return [base + 1, base + 2];
 }
+
+/** Any number the test files agree on, for the lock below. */
+const MOVES_LOCK = 3_114_031;
+
+/**
+ * Runs `run` while no other test file moves shards. Test files run side by side, each in a
+ * database of its own, but on the same three servers: two moves at once collide on Citus's
+ * replication slot names (one namespace per server), and moveShardGroup raises a worker's
+ * transaction ids for every database on it, which would undo a test that needs one worker
+ * ahead of the other. Held by a session of the coordinator's `postgres` database.
+ */
+export async function oneMoveAtATime<T>(run: () => Promise<T>): Promise<T> {
+  return withAdmin(serverUrls()[0]!, async (c) => {
+    await c.query('select pg_advisory_lock($1)', [MOVES_LOCK]);
+    try {
+      return await run();
+    } finally {
+      await c.query('select pg_advisory_unlock($1)', [MOVES_LOCK]);
+    }
+  });
+}

@@ -4,7 +4,7 @@ import { withAdmin } from '../helpers/templateDatabase.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
-import { shardsOf, workerPorts } from './shardPlacement.js';
+import { oneMoveAtATime, shardsOf, workerPorts } from './shardPlacement.js';
 
 /**
  * `tenant move` (the operator CLI on Citus, run only with TEST_CITUS_URL): the shard group
@@ -27,7 +27,7 @@ describe('tenant move', () => {
     const to = workerPorts().find((p) => p !== from)!;
 
     const args = ['tenant', 'move', '--account', String(me.accountId), '--to', `127.0.0.1:${to}`];
-    const moved = await runCli([...args, '--json'], env());
+    const moved = await oneMoveAtATime(() => runCli([...args, '--json'], env()));
     expect(moved.code, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({
       account: me.accountId,
@@ -39,7 +39,7 @@ describe('tenant move', () => {
     expect(after.map((s) => s.table).sort()).toEqual(before.map((s) => s.table).sort());
     expect(after.every((s) => s.port === to)).toBe(true);
 
-    const again = await runCli([...args, '--json'], env());
+    const again = await oneMoveAtATime(() => runCli([...args, '--json'], env()));
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ moved: false });
     // what Citus leaves to its background clean-up (the source's copy, the move's replication

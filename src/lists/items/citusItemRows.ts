@@ -30,9 +30,11 @@ const PREVIOUS_TEXT = (row: string) => sql`${previousRow(row)}::text`;
  * none. Only for writes that never roll back after writing.
  */
 function inTransaction<T>(db: Database, run: (tx: Database) => Promise<T>): Promise<T> {
-  const inOne: boolean = db instanceof PgTransaction;
-  return inOne ? run(db) : db.transaction(run);
+  return isTransaction(db) ? run(db) : db.transaction(run);
 }
+
+/** Whether `db` is a transaction a caller opened (a batch of calls), not the database. */
+const isTransaction = (db: Database): boolean => (db as unknown) instanceof PgTransaction;
 
 /**
  * insertItemRow: false when the guard found no list with the fields seen (nothing written).
@@ -75,8 +77,7 @@ export async function insertItemRowOnCitus(
     // `also` reads the CTE `inserted` of the Postgres form's statement
     if (also) await tx.execute(sql`with inserted as (select ${id}::text as id) ${also}`);
   };
-  const nested: boolean = db instanceof PgTransaction;
-  if (nested) {
+  if (isTransaction(db)) {
     if (!(await counted(db))) return false;
     await write(db);
     return true;
