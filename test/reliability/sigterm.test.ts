@@ -157,7 +157,7 @@ describe('requests that reach a closing server (docs/decisions.md: 503 JSON with
       await closed;
 
       const answers = received.split(/(?=HTTP\/1\.1 )/);
-      expect(answers).toHaveLength(2);
+      expect(answers, received).toHaveLength(2);
       expect(answers[0]).toMatch(/^HTTP\/1\.1 201 /);
       expect(answers[1]).toMatch(/^HTTP\/1\.1 503 /);
       expect(answers[1]).toMatch(/\r\nretry-after: \d+\r\n/i);
