@@ -1,18 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
-import { moveShardGroup } from '../../src/infra/db/citusShardMove.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { withAdmin } from '../helpers/templateDatabase.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 import {
+  cleanUpMoves,
   feedCounters,
+  moveGroup,
   nodeUrl,
   oneMoveAtATime,
+  putAhead,
   shardsOf,
-  spendXids,
   workerPorts,
 } from './shardPlacement.js';
 import { inFilter, startMoveLoad, type MoveLoad } from './shardMoveLoad.js';
@@ -30,7 +30,6 @@ import { inFilter, startMoveLoad, type MoveLoad } from './shardMoveLoad.js';
  */
 const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
 
-const HOST = '127.0.0.1';
 /** transaction ids the source is put ahead of the target by, before the move */
 const XID_LEAD = 30_000;
 const SECONDS_BEFORE = 1.5;
@@ -72,11 +71,7 @@ async function moveUnderLoad() {
   // the clients stop whatever happens, so a failure is reported as itself
   try {
     await sleep(SECONDS_BEFORE);
-    const behind = (await feedCounters(source!)).xid;
-    await spendXids(
-      source!,
-      Math.max(0, Number((await feedCounters(target!)).xid - behind)) + XID_LEAD,
-    );
+    await putAhead(source!, target!, XID_LEAD);
     const before = await Promise.all([source!, target!].map(feedCounters));
     // the case under test: the source's counters are ahead of the target's
     expect(before[0]!.xid).toBeGreaterThan(before[1]!.xid);
@@ -84,23 +79,12 @@ async function moveUnderLoad() {
 
     const [bots] = (await shardsOf(t.db, me.accountId)).filter((s) => s.table === 'bots');
     moveStart = Date.now();
-    await withAdmin(t.database.url, (c) =>
-      moveShardGroup(
-        (text, params) => c.query(text, params),
-        bots!.shardid,
-        { host: HOST, port: from },
-        { host: HOST, port: to },
-        { mode: 'force_logical', xidMargin: 20_000 },
-      ),
-    );
+    await moveGroup(t.database.url, bots!.shardid, from, to, 20_000);
     moveEnd = Date.now();
     await sleep(SECONDS_AFTER);
   } finally {
     await load.stop();
-    // Citus leaves the source's copy and the move's replication slot, publication and
-    // subscription to a background clean-up, done later so that statements planned before
-    // the switch can finish; the test database cannot be dropped until it has run
-    await withAdmin(t.database.url, (c) => c.query('call citus_cleanup_orphaned_resources()'));
+    await cleanUpMoves(t.database.url);
   }
 
   expect((await shardsOf(t.db, me.accountId)).every((s) => s.port === to)).toBe(true);

@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { moveShardGroup } from '../../src/infra/db/citusShardMove.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { withAdmin } from '../helpers/templateDatabase.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
 import {
-  feedCounters,
+  cleanUpMoves,
+  HOST,
+  moveGroup,
   nodeUrl,
   oneMoveAtATime,
+  putAhead,
   shardsOf,
-  spendXids,
   workerPorts,
 } from './shardPlacement.js';
 
@@ -24,7 +25,6 @@ import {
  */
 const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });
 
-const HOST = '127.0.0.1';
 /** how far the source's transaction ids are put ahead of the target's */
 const XID_LEAD = 20_000;
 
@@ -37,9 +37,7 @@ async function tenantAhead(): Promise<{ me: Tenant; from: number; to: number }> 
     const [from] = [...ports];
     const to = workerPorts().find((p) => p !== from)!;
     const [source, target] = [from!, to].map((p) => nodeUrl(t.database.name, p));
-    const behind = (await feedCounters(source!)).xid;
-    const lead = Number((await feedCounters(target!)).xid - behind) + XID_LEAD;
-    await spendXids(source!, Math.max(0, lead));
+    await putAhead(source!, target!, XID_LEAD);
     return { me, from: from!, to };
   }
   throw new Error('no tenant landed on one worker');
@@ -80,8 +78,7 @@ async function moveAndAdd(move: (shardId: string, from: number, to: number) => P
   try {
     await move(bots!.shardid, from, to);
   } finally {
-    // the source's copy and the move's replication objects go in Citus's background clean-up
-    await withAdmin(t.database.url, (c) => c.query('call citus_cleanup_orphaned_resources()'));
+    await cleanUpMoves(t.database.url);
   }
   expect((await shardsOf(t.db, me.accountId)).every((s) => s.port === to)).toBe(true);
   const added = await add('after');
@@ -106,15 +103,7 @@ describe('a feed cursor taken before a shard move', () => {
 
   it('gets a change written after a move by moveShardGroup', async () => {
     const { added, seen } = await afterMove((shardId, from, to) =>
-      withAdmin(t.database.url, (c) =>
-        moveShardGroup(
-          (text, params) => c.query(text, params),
-          shardId,
-          { host: HOST, port: from },
-          { host: HOST, port: to },
-          { mode: 'force_logical', xidMargin: 10_000 },
-        ),
-      ),
+      moveGroup(t.database.url, shardId, from, to, 10_000),
     );
     expect(seen.map((c) => ({ type: c.type, item_id: c.item_id }))).toEqual([
       { type: 'list_item.created', item_id: added },

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
+import { moveShardGroup } from '../../src/infra/db/citusShardMove.js';
 import { serverUrls } from '../helpers/env.js';
 import { withAdmin } from '../helpers/templateDatabase.js';
 
@@ -42,6 +43,43 @@ export async function spendXids(url: string, count: number): Promise<void> {
     END $$`),
   );
 }
+
+/** Spends transaction ids on the node of `source` until they are `lead` ahead of `target`'s. */
+export async function putAhead(source: string, target: string, lead: number): Promise<void> {
+  const behind = (await feedCounters(source)).xid;
+  await spendXids(source, Math.max(0, Number((await feedCounters(target)).xid - behind) + lead));
+}
+
+/** The shard group of `shardId` moved online by the service's moveShardGroup. */
+export async function moveGroup(
+  databaseUrl: string,
+  shardId: string,
+  from: number,
+  to: number,
+  xidMargin: number,
+): Promise<void> {
+  await withAdmin(databaseUrl, (c) =>
+    moveShardGroup(
+      (text, params) => c.query(text, params),
+      shardId,
+      { host: HOST, port: from },
+      { host: HOST, port: to },
+      { mode: 'force_logical', xidMargin },
+    ),
+  );
+}
+
+/**
+ * Citus leaves the source's copy and a move's replication slot, publication and subscription
+ * to a background clean-up, done later so that statements planned before the switch can
+ * finish; the test database cannot be dropped until it has run.
+ */
+export async function cleanUpMoves(databaseUrl: string): Promise<void> {
+  await withAdmin(databaseUrl, (c) => c.query('call citus_cleanup_orphaned_resources()'));
+}
+
+/** The host of every node of the test cluster. */
+export const HOST = '127.0.0.1';
 
 /** The workers' ports: the coordinator's plus one and plus two. */
 export function workerPorts(): [number, number] {

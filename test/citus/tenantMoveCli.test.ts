@@ -1,10 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { makeTenant } from '../helpers/factories.js';
-import { withAdmin } from '../helpers/templateDatabase.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
-import { oneMoveAtATime, shardsOf, workerPorts } from './shardPlacement.js';
+import { cleanUpMoves, oneMoveAtATime, shardsOf, workerPorts } from './shardPlacement.js';
 
 /**
  * `tenant move` (the operator CLI on Citus, run only with TEST_CITUS_URL): the shard group
@@ -42,9 +41,7 @@ describe('tenant move', () => {
     const again = await oneMoveAtATime(() => runCli([...args, '--json'], env()));
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ moved: false });
-    // what Citus leaves to its background clean-up (the source's copy, the move's replication
-    // slot and subscription) would keep the test database from being dropped
-    await withAdmin(t.database.url, (c) => c.query('call citus_cleanup_orphaned_resources()'));
+    await cleanUpMoves(t.database.url);
   }, 180_000);
 
   it('refuses an unknown account in one line', async () => {

@@ -44,25 +44,24 @@ export async function insertItemRow(
   also?: SQL,
 ): Promise<ItemRow> {
   const written = { id, data: changes.data, createdAt: now, updatedAt: now };
+  const guard = listGuard(ownerId, listId, fieldsSeen);
+  const slots = slotValues(changes);
   if (await onCitus(db)) {
-    const guard = listGuard(ownerId, listId, fieldsSeen);
-    const slots = slotValues(changes);
     if (!(await insertItemRowOnCitus(db, ownerId, listId, guard, slots, changes, now, id, also)))
       await refuseInsert(db, ownerId, listId);
     return written;
   }
-  const { columns, values } = slotValues(changes);
   const stamp = now.toISOString();
   const inserted = await queryRows<{ id: string }>(
     db,
     sql`with bumped as (
           update ${listSchemas} set item_count = item_count + 1, version = ${nextVersion}
-          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null and fields = ${JSON.stringify(fieldsSeen)}::jsonb
+          where ${guard}
           returning ${LIST_FOR_CHANGES})
         , inserted as (
-        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})
+        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
         select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.data)}::jsonb,
-               ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(values)}
+               ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(slots.values)}
         from bumped
         returning id, data, created_at, updated_at)
         , feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
