@@ -1,4 +1,5 @@
 import qs from 'qs';
+import { rememberIndexes } from '../shared/indexedArrays.js';
 import { errors } from './httpErrors.js';
 
 /**
@@ -8,17 +9,26 @@ import { errors } from './httpErrors.js';
  */
 export const QS_LIMITS = { depth: 5, arrayLimit: 200, parameterLimit: 2000 } as const;
 
+// qs's own limit errors are off: with them an index past `arrayLimit` (`filters[492]`, a field
+// whose slug is all digits) is refused instead of read as a key. The limits are checked here.
 const options: qs.IParseOptions = {
-  ...QS_LIMITS,
-  throwOnLimitExceeded: true,
+  depth: QS_LIMITS.depth,
+  arrayLimit: QS_LIMITS.arrayLimit,
+  parameterLimit: Infinity,
   allowPrototypes: false,
+  allowSparse: true,
   strictDepth: true,
 };
+
+const CANONICAL_INDEX = /^(0|[1-9]\d*)$/;
+
+class LimitExceeded extends RangeError {}
 
 /** Parses a query string or form body with bracket notation (`fields[0][name]`). */
 export function parseParams(text: string): Record<string, unknown> {
   try {
-    return qs.parse(text, options) as Record<string, unknown>;
+    if (text.split('&').length > QS_LIMITS.parameterLimit) throw new LimitExceeded();
+    return settled(qs.parse(text, options)) as Record<string, unknown>;
   } catch (err) {
     if (err instanceof RangeError) {
       throw errors.badRequest(
@@ -27,6 +37,28 @@ export function parseParams(text: string): Record<string, unknown> {
     }
     throw errors.badRequest('The parameters could not be parsed.');
   }
+}
+
+/**
+ * Arrays without their gaps (`a[3]=x` alone is `["x"]`), the indexes written remembered for
+ * object parameters (src/shared/indexedArrays.ts); more than `arrayLimit` items, which qs
+ * turns into an object of indexes (`a[]`, `a=` repeated), refused.
+ */
+function settled(value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const indexes = Object.keys(value);
+    const items = indexes.map((i) => settled(value[Number(i)]));
+    if (indexes.length !== value.length) rememberIndexes(items, indexes);
+    return items;
+  }
+  if (typeof value !== 'object' || value === null) return value;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > QS_LIMITS.arrayLimit && keys.every((k) => CANONICAL_INDEX.test(k))) {
+    throw new LimitExceeded();
+  }
+  for (const key of keys) record[key] = settled(record[key]);
+  return record;
 }
 
 const FAILURE = Symbol('paramsParseFailure');

@@ -211,6 +211,37 @@ describe('getListItems filters through every transport (getListItems)', () => {
   });
 });
 
+describe('all-digit slugs in text (bracket notation reads `[5]` and `[492]` as keys)', () => {
+  it.each(TRANSPORTS)('writes and filters fields named 5 and 492 via %s', async (via) => {
+    const digits = await makeList(t.db, t.owner, [
+      { slug: '5', type: 'string' },
+      { slug: '492', type: 'number' },
+    ]);
+    const added = await call(
+      t.app,
+      'addListItem',
+      { schema_id: digits.id, data: { 5: 'five', 492: 7 } },
+      { key: t.owner.apiKey, via: via === 'query' ? 'form' : via },
+    );
+    expect(added.status).toBe(201);
+    expect(added.body.data).toMatchObject({ 5: 'five', 492: 7 });
+    await call(
+      t.app,
+      'addListItem',
+      { schema_id: digits.id, data: { 5: 'other', 492: 8 } },
+      { key: t.owner.apiKey },
+    );
+    const found = await call(
+      t.app,
+      'getListItems',
+      { schema_id: digits.id, filters: { 492: '<,8', 5: 'five' } },
+      { key: t.owner.apiKey, via },
+    );
+    expect(found.status).toBe(200);
+    expect(found.body.data.map((r: { id: string }) => r.id)).toEqual([added.body.data.id]);
+  });
+});
+
 describe('getListItems contact_id / bot_id (getListItems)', () => {
   it.each(TRANSPORTS)(
     'matches records linked through any contact or bot field via %s',

@@ -9,6 +9,7 @@ import {
   QS_LIMITS,
   queryParams,
 } from '../../src/http/queryParser.js';
+import { indexKeyed } from '../../src/shared/indexedArrays.js';
 import { validateParams } from '../../src/shared/validate.js';
 
 function errorsOf(fn: () => unknown): Record<string, string[]> {
@@ -62,9 +63,20 @@ describe('parseParams: qs with explicit limits', () => {
   });
 
   it('refuses more array items than the limit with 400, never turning them into objects', () => {
-    expect(status(() => parseParams('a[200]=x'))).toBe(400);
+    expect(status(() => parseParams(many(201, (i) => `a[${i}]=${i}`)))).toBe(400);
     expect(status(() => parseParams(many(201, (i) => `a[]=${i}`)))).toBe(400);
     expect(status(() => parseParams(many(201, (i) => `a=${i}`)))).toBe(400);
+  });
+
+  it('reads an index past the limit as a key, and keeps the indexes written for objects', () => {
+    expect(parseParams('filters[492]=x&filters[a]=y')).toEqual({ filters: { 492: 'x', a: 'y' } });
+    const gapped = parseParams('data[5]=x&data[2]=y').data as unknown[];
+    expect(gapped).toEqual(['y', 'x']);
+    expect(indexKeyed(gapped)).toEqual({ 2: 'y', 5: 'x' });
+    expect(indexKeyed(parseParams('data[0]=x&data[1]=y').data as unknown[])).toEqual({
+      0: 'x',
+      1: 'y',
+    });
   });
 
   it(`accepts depth ${QS_LIMITS.depth} and refuses deeper nesting with 400`, () => {

@@ -1,3 +1,4 @@
+import { indexKeyed } from '../../shared/indexedArrays.js';
 import { isBlank } from '../../shared/paramTypes.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, type ValidationErrors } from '../../shared/domainErrors.js';
@@ -8,7 +9,7 @@ import type { Condition } from './query.js';
 
 /** qs turns `filters[0]=…` into an array; an all-digit slug is still a key. */
 function asObject(raw: unknown): Record<string, unknown> | undefined {
-  if (Array.isArray(raw)) return Object.fromEntries(raw.map((v, i) => [String(i), v]));
+  if (Array.isArray(raw)) return indexKeyed(raw);
   if (typeof raw === 'object' && raw !== null) return raw as Record<string, unknown>;
   return undefined;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { indexKeyed } from '../../shared/indexedArrays.js';
 import { ARRAY_AS_INDEXED } from '../../shared/paramTypes.js';
 
 /**
@@ -8,7 +9,7 @@ import { ARRAY_AS_INDEXED } from '../../shared/paramTypes.js';
 export const dataParam = () =>
   z
     .preprocess(
-      (v) => (Array.isArray(v) ? Object.fromEntries(v.map((x, i) => [String(i), x])) : v),
+      (v) => (Array.isArray(v) ? indexKeyed(v) : v),
       z.record(z.string(), z.unknown(), { error: 'must be an object' }),
     )
     .meta({ [ARRAY_AS_INDEXED]: true });
