@@ -268,8 +268,9 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
           const matched = Number(counted.rows[0]!.n) / size;
           const plainReads = await measure(
             pool,
-            () => loadPlain(twin, pool, data, shape, s, size, undefined, o.seconds),
-            () => loadPlain(twin, pool, data, shape, s, size, undefined, warm),
+            (seconds) => loadPlain(twin, pool, data, shape, s, size, undefined, seconds),
+            o.seconds,
+            warm,
           );
           /** the twin under each write mix the chosen cases need, measured once per point */
           const plainWith = new Map<Case, LoadResult>();
@@ -280,7 +281,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
                 c,
                 await measure(
                   pool,
-                  () => loadPlain(twin, pool, data, shape, s, size, writes, o.seconds),
+                  (seconds) => loadPlain(twin, pool, data, shape, s, size, writes, seconds),
+                  o.seconds,
                   null,
                 ),
               );
@@ -297,11 +299,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             );
             const run = (seconds: number) =>
               loadHttp(server.url, data.apiKey, next, CONNECTIONS, seconds);
-            const api = await measure(
-              pool,
-              () => run(o.seconds),
-              () => run(warm),
-            );
+            const api = await measure(pool, run, o.seconds, warm);
             if (WRITES[c]?.kind === 'insert') await deleteInserted(pool, data, size, server.url);
             const plain = plainWith.get(c) ?? plainReads;
             const row = {
@@ -332,17 +330,33 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   return rows;
 }
 
+/**
+ * A side's figure at a point needs some answered requests: where a request takes longer than
+ * the point lasts (every one of ten in flight on two cores), a point of `seconds` answers none
+ * and says 0 req/s. Such a point is measured again, long enough for MIN_ANSWERED.
+ */
+const MIN_ANSWERED = 20;
+const MAX_POINT_SECONDS = 60;
+
 async function measure(
   pool: pg.Pool,
-  run: () => Promise<LoadResult>,
-  warmup: (() => Promise<LoadResult>) | null,
+  run: (seconds: number) => Promise<LoadResult>,
+  seconds: number,
+  warm: number | null,
 ) {
-  if (warmup) {
-    await warmup();
+  if (warm !== null) {
+    await run(warm);
     await settle(pool);
   }
-  const result = await run();
+  let result = await run(seconds);
   await settle(pool);
+  for (let longer = seconds; result.requests < MIN_ANSWERED && longer < MAX_POINT_SECONDS;) {
+    // a request's time, as far as this point shows it: at most the whole point
+    const perRequest = longer / Math.max(result.requests, 1);
+    longer = Math.min(MAX_POINT_SECONDS, Math.max(2 * longer, perRequest * MIN_ANSWERED));
+    result = await run(longer);
+    await settle(pool);
+  }
   return result;
 }
 
@@ -408,7 +422,7 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
   const lines = [
     '# Selectivity sweep',
     '',
-    `getListItems (limit ${LIMIT}, exact total) against the plain-table twin served through HTTP (bench/servers/twinServer.ts), ${CONNECTIONS} connections, ${o.seconds} s per point; ${otherRecords} records of other lists in the same tables; load average ${os
+    `getListItems (limit ${LIMIT}, exact total) against the plain-table twin served through HTTP (bench/servers/twinServer.ts), ${CONNECTIONS} connections, ${o.seconds} s per point (a side that answered fewer than ${MIN_ANSWERED} requests measured again, longer); ${otherRecords} records of other lists in the same tables; load average ${os
       .loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')} at the end. Written by \`npm run bench:sweep\`.`,
