@@ -48,7 +48,7 @@ function settled(value: unknown): unknown {
   if (Array.isArray(value)) {
     const indexes = Object.keys(value);
     const items = indexes.map((i) => settled(value[Number(i)]));
-    if (indexes.length !== value.length) rememberIndexes(items, indexes);
+    rememberIndexes(items, indexes);
     return items;
   }
   if (typeof value !== 'object' || value === null) return value;

@@ -42,7 +42,7 @@ export const addListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    items: batchParam(dataParam(), MAX_BATCH_ITEMS).describe(
+    items: batchParam(dataParam(), MAX_BATCH_ITEMS, { objectItems: true }).describe(
       "Each item: field slug → value in the field type's format",
     ),
     atomic: atomicParam(),

@@ -43,6 +43,7 @@ export const createOrUpdateContacts = defineMethod({
     contacts: batchParam(
       z.record(z.string(), z.unknown()).meta({ [DOCUMENTED_AS]: contactOfBatch }),
       MAX_BATCH_CONTACTS,
+      { objectItems: true },
     ),
     atomic: atomicParam(),
   }),

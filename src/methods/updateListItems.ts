@@ -35,7 +35,9 @@ export const updateListItems = defineMethod({
   ],
   params: z.object({
     schema_id: idParam().describe('List ID'),
-    items: batchParam(z.object({ item_id: idParam(), data: dataParam() }), MAX_BATCH_ITEMS),
+    items: batchParam(z.object({ item_id: idParam(), data: dataParam() }), MAX_BATCH_ITEMS, {
+      objectItems: true,
+    }),
     atomic: atomicParam(),
   }),
   async handle({ schema_id, items, atomic = true }, { caller, deps }) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { indexKeyed, isFromText } from './indexedArrays.js';
 
 /**
  * Parameter types shared by the methods. GET and form values arrive as text, so integers
@@ -84,19 +85,36 @@ export const SINGLE_AS_ARRAY = 'x-single-as-array';
 /**
  * An array parameter that also takes one value alone: `item_ids=a` in a query string is the
  * list `["a"]`, and `fields[name]=…` (no index) a list of one field, as `fields[0][name]=…` is.
+ * Where the items are objects (`objectItems`), plain values in brackets can only be one
+ * item's keys: `items[6]=x` is the one item `{"6": "x"}`, as an all-digit slug needs (in a
+ * JSON body an array of plain values stays what it is, and is refused item by item).
  */
-export const oneOrMany = <T extends z.ZodType>(array: T) =>
+export const oneOrMany = <T extends z.ZodType>(array: T, { objectItems = false } = {}) =>
   z
-    .preprocess((v) => (v === undefined || v === null || Array.isArray(v) ? v : [v]), array)
+    .preprocess((v) => {
+      if (v === undefined || v === null) return v;
+      if (!Array.isArray(v)) return [v];
+      return objectItems && isFromText(v) && v.every(isPlainValue) ? [indexKeyed(v)] : v;
+    }, array)
     .meta({ [SINGLE_AS_ARRAY]: true });
 
-/** A batch method's items: 1 to `max` of `item`, an item sent alone counting as one. */
-export const batchParam = <T extends z.ZodType>(item: T, max: number) =>
+const isPlainValue = (v: unknown) => typeof v !== 'object' || v === null;
+
+/**
+ * A batch method's items: 1 to `max` of `item`, an item sent alone counting as one (objects:
+ * `objectItems` as in oneOrMany).
+ */
+export const batchParam = <T extends z.ZodType>(
+  item: T,
+  max: number,
+  { objectItems = false } = {},
+) =>
   oneOrMany(
     z
       .array(item, { error: 'must be an array' })
       .min(1, 'must have at least 1 item')
       .max(max, `may not have more than ${max} items`),
+    { objectItems },
   );
 
 /** `schema`, or "not sent" for a blank value. */

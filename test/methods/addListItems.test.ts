@@ -192,3 +192,23 @@ describe('addListItems: one item alone', () => {
     expect(res.body.data.map((r: { title: string }) => r.title)).toEqual(['alone']);
   });
 });
+
+describe('addListItems: all-digit slugs in text', () => {
+  it('reads items[6]=… as one item with the field 6, in a form body and a query string', async () => {
+    const list = await makeList(t.db, t.owner, [{ slug: '6', type: 'string' }]);
+    for (const via of ['form', 'query'] as const) {
+      const res = await addMany({ schema_id: list.id, items: { 6: `six by ${via}` } }, via);
+      expect(res.status).toBe(201);
+      expect(res.body.data.map((r: Record<string, string>) => r['6'])).toEqual([`six by ${via}`]);
+    }
+    expect(await itemCount(t.db, list.id)).toBe(2);
+  });
+
+  it('still refuses an array of plain values in a JSON body, item by item', async () => {
+    const list = await makeList(t.db, t.owner, [{ slug: '6', type: 'string' }]);
+    const res = await addMany({ schema_id: list.id, items: ['x'] });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.body.errors)).toEqual(['items.0']);
+    expect(await itemCount(t.db, list.id)).toBe(0);
+  });
+});

@@ -128,7 +128,7 @@ function currencyRule(mode: FieldMode) {
 
 /** createListSchema's `fields`: 1 to 30 definitions, in order, slugs unique. */
 export function fieldList() {
-  return oneOrMany(fieldArray());
+  return oneOrMany(fieldArray(), { objectItems: true });
 }
 
 function fieldArray() {
