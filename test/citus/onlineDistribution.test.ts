@@ -6,10 +6,15 @@ import { uuidv7 } from 'uuidv7';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DISTRIBUTED_TABLES, REFERENCE_TABLES } from '../../src/infra/db/distribution.js';
 import { migratePostgres, migrationsFolder } from '../../src/infra/db/migrate.js';
-import { databaseUrl, serverUrls } from '../helpers/env.js';
 import { childEnv, ensureBuilt, ROOT } from '../helpers/processes.js';
-import { withAdmin } from '../helpers/templateDatabase.js';
 import { waitFor } from '../helpers/waitFor.js';
+import {
+  dropSingleNodeDatabases,
+  joinCluster,
+  keepWriting,
+  singleNodeDatabase,
+} from './singleNodeDatabases.js';
+import { oneShardCopyAtATime } from './shardPlacement.js';
 
 /**
  * The placement step, in both CITUS_DISTRIBUTION modes, on a database that already holds data
@@ -21,29 +26,7 @@ import { waitFor } from '../helpers/waitFor.js';
  * the lists' layouts are as they were.
  */
 const SEEDED = 30_000;
-const made: string[] = [];
-
-afterAll(async () => {
-  for (const name of made)
-    for (const node of serverUrls())
-      await withAdmin(node, (c) => c.query(`drop database if exists ${name} with (force)`));
-});
-
-/** A plain database on the coordinator, the same name with `citus` on the workers. */
-async function singleNodeDatabase(name: string) {
-  made.push(name);
-  const url = databaseUrl(name);
-  const [coordinator, ...workers] = serverUrls();
-  await withAdmin(coordinator!, (c) => c.query(`create database ${name}`));
-  for (const worker of workers) {
-    await withAdmin(worker, (c) => c.query(`create database ${name}`));
-    const inDb = new URL(worker);
-    inDb.pathname = `/${name}`;
-    await withAdmin(inDb.toString(), (c) => c.query('create extension citus'));
-  }
-  await migratePostgres(url);
-  return url;
-}
+afterAll(dropSingleNodeDatabases);
 
 async function seed(c: pg.Client) {
   await c.query(`insert into accounts (id, email, name, plan, api_key_hash)
@@ -83,18 +66,6 @@ const kept = async (c: pg.Client) => ({
   layouts: (await c.query('select owner_id, schema_id, layout from list_layouts')).rows,
 });
 
-/** Joins the workers, as an operator does before running the placement step. */
-async function joinCluster(c: pg.Client) {
-  const [coordinator, ...workers] = serverUrls().map((u) => new URL(u));
-  await c.query('create extension citus');
-  await c.query('select citus_set_coordinator_host($1, $2)', [
-    coordinator!.hostname,
-    Number(coordinator!.port),
-  ]);
-  for (const w of workers)
-    await c.query('select citus_add_node($1, $2)', [w.hostname, Number(w.port)]);
-}
-
 const foreignKeys = async (c: pg.Client) =>
   (
     await c.query<{ conname: string; convalidated: boolean }>(
@@ -120,25 +91,16 @@ describe('placing an existing database on Citus', () => {
         const before = await kept(c);
         await joinCluster(c);
 
-        let placing = true;
-        let written = 0;
-        const errors: string[] = [];
-        const writes = (async () => {
-          while (placing) {
-            try {
-              await writer.query(
-                `insert into list_items (id, schema_id, owner_id, data, t1) values ($1, $2, 1, '{}', 'w')`,
-                [uuidv7(), listId],
-              );
-              written++;
-            } catch (err) {
-              errors.push(String(err));
-            }
-          }
-        })();
-        await migratePostgres(url, migrationsFolder, { citusDistribution: mode });
-        placing = false;
-        await writes;
+        const writer$ = keepWriting(() =>
+          writer.query(
+            `insert into list_items (id, schema_id, owner_id, data, t1) values ($1, $2, 1, '{}', 'w')`,
+            [uuidv7(), listId],
+          ),
+        );
+        await oneShardCopyAtATime(() =>
+          migratePostgres(url, migrationsFolder, { citusDistribution: mode }),
+        );
+        const { written, errors } = await writer$.stop();
 
         expect(errors).toEqual([]);
         expect(written).toBeGreaterThan(50);
@@ -167,7 +129,7 @@ describe('placing an existing database on Citus', () => {
         await c.end();
       }
     },
-    180_000,
+    300_000,
   );
 
   it('online, killed midway: the next start puts back the foreign keys it had dropped', async () => {
@@ -180,36 +142,38 @@ describe('placing an existing database on Citus', () => {
       const keysBefore = await foreignKeys(c);
       expect(keysBefore.length).toBeGreaterThan(0);
       await joinCluster(c);
-      // `npm run migrate` with the online placement, killed once it has dropped the keys
-      const child = spawn(process.execPath, [path.join(ROOT, 'dist/migrateMain.js')], {
-        cwd: ROOT,
-        env: childEnv({
-          DATABASE_URL: url,
-          ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
-          CITUS_DISTRIBUTION: 'online',
-          LOG_LEVEL: 'warn',
-        }),
-      });
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      await waitFor(
-        async () => (await foreignKeys(c)).length === 0,
-        'the placement to drop the foreign keys',
-        60_000,
-      );
-      child.kill('SIGKILL');
-      await exited;
-      const { rows: distributed } = await c.query<{ n: string }>(
-        `select count(*) as n from citus_tables where citus_table_type = 'distributed'`,
-      );
-      // killed before it was done: not every table placed
-      expect(Number(distributed[0]!.n)).toBeLessThan(Object.keys(DISTRIBUTED_TABLES).length);
+      await oneShardCopyAtATime(async () => {
+        // `npm run migrate` with the online placement, killed once it has dropped the keys
+        const child = spawn(process.execPath, [path.join(ROOT, 'dist/migrateMain.js')], {
+          cwd: ROOT,
+          env: childEnv({
+            DATABASE_URL: url,
+            ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+            CITUS_DISTRIBUTION: 'online',
+            LOG_LEVEL: 'warn',
+          }),
+        });
+        const exited = new Promise((resolve) => child.on('exit', resolve));
+        await waitFor(
+          async () => (await foreignKeys(c)).length === 0,
+          'the placement to drop the foreign keys',
+          60_000,
+        );
+        child.kill('SIGKILL');
+        await exited;
+        const { rows: distributed } = await c.query<{ n: string }>(
+          `select count(*) as n from citus_tables where citus_table_type = 'distributed'`,
+        );
+        // killed before it was done: not every table placed
+        expect(Number(distributed[0]!.n)).toBeLessThan(Object.keys(DISTRIBUTED_TABLES).length);
 
-      await migratePostgres(url, migrationsFolder, { citusDistribution: 'online' });
+        await migratePostgres(url, migrationsFolder, { citusDistribution: 'online' });
+      });
       expect(await foreignKeys(c)).toEqual(keysBefore.map((k) => ({ ...k, convalidated: true })));
       const { rows: left } = await c.query('select * from drizzle.citus_dropped_foreign_keys');
       expect(left).toEqual([]);
     } finally {
       await c.end();
     }
-  }, 180_000);
+  }, 300_000);
 });

@@ -10,7 +10,7 @@ import {
   feedCounters,
   moveGroup,
   nodeUrl,
-  oneMoveAtATime,
+  oneShardCopyAtATime,
   putAhead,
   shardsOf,
   workerPorts,
@@ -52,7 +52,7 @@ async function tenantOnLeadingWorker(): Promise<{ me: Tenant; from: number; to: 
 describe('a tenant whose shard group moves to another worker under load', () => {
   it(
     'loses, doubles and refuses nothing but with 503, and its feed replays to the database',
-    () => oneMoveAtATime(moveUnderLoad),
+    () => oneShardCopyAtATime(moveUnderLoad),
     180_000,
   );
 });

@@ -9,7 +9,7 @@ import {
   HOST,
   moveGroup,
   nodeUrl,
-  oneMoveAtATime,
+  oneShardCopyAtATime,
   putAhead,
   shardsOf,
   workerPorts,
@@ -62,7 +62,7 @@ async function changesSince(me: Tenant, cursor?: string) {
 
 /** A list with one record, a cursor at the feed's head, then the move, then a new record. */
 function afterMove(move: (shardId: string, from: number, to: number) => Promise<void>) {
-  return oneMoveAtATime(() => moveAndAdd(move));
+  return oneShardCopyAtATime(() => moveAndAdd(move));
 }
 
 async function moveAndAdd(move: (shardId: string, from: number, to: number) => Promise<void>) {

@@ -91,13 +91,18 @@ export function workerPorts(): [number, number] {
 const MOVES_LOCK = 3_114_031;
 
 /**
- * Runs `run` while no other test file moves shards. Test files run side by side, each in a
- * database of its own, but on the same three servers: two moves at once collide on Citus's
- * replication slot names (one namespace per server), and moveShardGroup raises a worker's
- * transaction ids for every database on it, which would undo a test that needs one worker
- * ahead of the other. Held by a session of the coordinator's `postgres` database.
+ * Runs `run` while no other test file copies shards by logical replication: a shard move, or
+ * an online placement (`create_distributed_table_concurrently`). Test files run side by side,
+ * each in a database of its own, but on the same three servers: Citus names a copy's
+ * replication slots by node id, table owner and an operation id from a per-database sequence,
+ * so copies in two databases at once take the same slot names (one namespace per server) —
+ * two online placements side by side once lost some 10,000 of one writer's 72,000
+ * acknowledged inserts. And moveShardGroup raises a worker's transaction
+ * ids for every database on it, which would undo a test that needs one worker ahead of the
+ * other. Held by a session of the coordinator's `postgres` database. (One cluster serving one
+ * database, as in production, has one numbering of shards.)
  */
-export async function oneMoveAtATime<T>(run: () => Promise<T>): Promise<T> {
+export async function oneShardCopyAtATime<T>(run: () => Promise<T>): Promise<T> {
   return withAdmin(serverUrls()[0]!, async (c) => {
     await c.query('select pg_advisory_lock($1)', [MOVES_LOCK]);
     try {

@@ -3,7 +3,7 @@ import { makeTenant } from '../helpers/factories.js';
 import { ensureBuilt, runCli } from '../helpers/processes.js';
 import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
-import { cleanUpMoves, oneMoveAtATime, shardsOf, workerPorts } from './shardPlacement.js';
+import { cleanUpMoves, oneShardCopyAtATime, shardsOf, workerPorts } from './shardPlacement.js';
 
 /**
  * `tenant move` (the operator CLI on Citus, run only with TEST_CITUS_URL): the shard group
@@ -26,7 +26,7 @@ describe('tenant move', () => {
     const to = workerPorts().find((p) => p !== from)!;
 
     const args = ['tenant', 'move', '--account', String(me.accountId), '--to', `127.0.0.1:${to}`];
-    const moved = await oneMoveAtATime(() => runCli([...args, '--json'], env()));
+    const moved = await oneShardCopyAtATime(() => runCli([...args, '--json'], env()));
     expect(moved.code, moved.stderr).toBe(0);
     expect(JSON.parse(moved.stdout)).toMatchObject({
       account: me.accountId,
@@ -38,7 +38,7 @@ describe('tenant move', () => {
     expect(after.map((s) => s.table).sort()).toEqual(before.map((s) => s.table).sort());
     expect(after.every((s) => s.port === to)).toBe(true);
 
-    const again = await oneMoveAtATime(() => runCli([...args, '--json'], env()));
+    const again = await oneShardCopyAtATime(() => runCli([...args, '--json'], env()));
     expect(again.code, again.stderr).toBe(0);
     expect(JSON.parse(again.stdout)).toMatchObject({ moved: false });
     await cleanUpMoves(t.database.url);

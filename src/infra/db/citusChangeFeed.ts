@@ -28,3 +28,32 @@ END $$`,
   `CREATE TRIGGER changes_stamp_here BEFORE INSERT ON changes
   FOR EACH ROW EXECUTE FUNCTION changes_stamp_here()`,
 ];
+
+/**
+ * For the online placement, run just before `create_distributed_table_concurrently('changes')`
+ * (citusOnlineDistribution.ts). That function first turns the table into a Citus local table
+ * (its rows stay on the coordinator under a shard's name) and only then copies them out. The
+ * turning drops the identity of `seq` together with its sequence and gives the new shell
+ * table a new `changes_seq_seq`, made from the identity's definition: it starts again at
+ * its START WITH, 1. Until the copy's switch the coordinator's shard takes every write, and
+ * the feed's trigger there hands out 1, 2, 3, … again: the `seq`s the account's rows already
+ * hold, a duplicate of the feed's key (`changes_account_id_seq_pk_<shard>`) for every write
+ * until the new sequence passes them. So the turning is done here, in one transaction, with
+ * the table locked against writes while it runs (it renames, it copies no row) and the new
+ * sequence put where the old one stood; `create_distributed_table_concurrently` then finds a
+ * Citus local table and goes on from there. (The workers' copies are not concerned: Citus moves each to its
+ * node's own range, `groupid << 48` on, when it makes them.) A table that is already a Citus
+ * table — a run killed after this step — is left alone.
+ */
+export const CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ = `DO $$
+DECLARE
+  handed_out bigint;
+BEGIN
+  IF EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'changes'::regclass) THEN
+    RETURN;
+  END IF;
+  LOCK TABLE changes IN ACCESS EXCLUSIVE MODE;
+  SELECT last_value INTO handed_out FROM changes_seq_seq;
+  PERFORM citus_add_local_table_to_metadata('changes');
+  PERFORM setval(pg_get_serial_sequence('changes', 'seq'), handed_out);
+END $$`;

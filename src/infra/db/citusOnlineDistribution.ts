@@ -1,5 +1,5 @@
 import { placementStatements, type ForeignKey } from './distribution.js';
-import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
+import { CITUS_CHANGE_FEED_SQL, CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ } from './citusChangeFeed.js';
 import {
   CITUS_CONTACT_STATS_SQL,
   DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
@@ -17,6 +17,8 @@ import {
  * that blocks no writer. The trigger swaps run in a transaction each, so no contact write
  * falls between the old stats triggers and the new one; they come before the copies, which
  * fire no trigger (rows arrive by replication), and so cover every write made meanwhile.
+ * `changes` is made a Citus local table in a step of its own just before it is placed, so its
+ * sequence goes on from where it stood (citusChangeFeed.ts).
  *
  * A table placed stays placed, and a later run places the rest. The foreign keys are written
  * down before they are dropped (citusDistribution.ts): a run that fails puts them back itself,
@@ -38,11 +40,17 @@ export function citusOnlineSteps(
       'COMMIT',
     );
   if (!placed.has('changes')) steps.push('BEGIN', ...CITUS_CHANGE_FEED_SQL, 'COMMIT');
-  steps.push(...placementStatements(placed, 'create_distributed_table_concurrently'));
+  for (const statement of placementStatements(placed, 'create_distributed_table_concurrently')) {
+    // its first step would restart the feed's sequence at 1 (citusChangeFeed.ts): done here
+    if (statement.startsWith(PLACE_CHANGES)) steps.push(CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ);
+    steps.push(statement);
+  }
   steps.push(...restoreForeignKeys([...fks, ...missing]));
   steps.push('RESET citus.enable_unsafe_triggers');
   return steps;
 }
+
+const PLACE_CHANGES = `SELECT create_distributed_table_concurrently('changes',`;
 
 /** The foreign keys added back without a scan under lock, then validated (writers go on). */
 export function restoreForeignKeys(fks: ForeignKey[]): string[] {
