@@ -70,7 +70,8 @@ describe('createOrUpdateContact under concurrency', () => {
  * lock half of their shared contacts and deadlock, and Postgres aborted one after a second
  * (a 503): over half the calls of this test failed that way.
  */
-const SECONDS = 3;
+/** calls per worker: a number, not a time, so a slow machine overlaps them just as much */
+const ROUNDS = 6;
 const WORKERS = 8;
 /** the telegram IDs every call draws from: batches of 40 of them overlap heavily */
 const POOL = 120;
@@ -80,12 +81,11 @@ describe('createOrUpdateContacts under concurrency', () => {
     const before = await subscriberCount(t.db, t.owner.botId);
     const statuses = new Map<number, number>();
     const seen = (res: CallResult) => statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-    const end = Date.now() + SECONDS * 1000;
     await Promise.all(
       Array.from({ length: WORKERS }, async (_, w) => {
         let seed = w + 1;
         const next = (n: number) => ((seed = (seed * 16807) % 2147483647), seed % n);
-        while (Date.now() < end) {
+        for (let round = 0; round < ROUNDS; round++) {
           const ids = Array.from({ length: 40 }, () => 5000 + next(POOL));
           if (w % 4 === 0) {
             seen(
@@ -122,9 +122,11 @@ describe('createOrUpdateContacts under concurrency', () => {
       }),
     );
     const answered = Object.fromEntries(statuses);
-    expect(Object.keys(answered)).toEqual(expect.arrayContaining(['200']));
     expect(Object.keys(answered).filter((s) => !['200', '201'].includes(s))).toEqual([]);
-    expect(answered['200']).toBeGreaterThan(20);
+    // every batch answers 200 (its outcomes inside); the single calls 200 or 201
+    const batches = ROUNDS * WORKERS * (3 / 4);
+    expect(answered['200']).toBeGreaterThanOrEqual(batches);
+    expect((answered['200'] ?? 0) + (answered['201'] ?? 0)).toBe(ROUNDS * WORKERS);
 
     const racedFor = await scalar(
       t.db,
