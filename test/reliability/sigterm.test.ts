@@ -141,8 +141,14 @@ describe('requests that reach a closing server (docs/decisions.md: 503 JSON with
       socket.on('data', (d: Buffer) => (received += d.toString()));
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       socket.write(head('addListItem', Buffer.byteLength(body)) + body);
+      // this database's insert, on list_items: pg_locks is the whole server's, and other test
+      // files' waits once let the test go on before the insert had even started
       await waitFor(async () => {
-        const r = await blocker.query('SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted');
+        const r = await blocker.query(
+          `SELECT count(*)::int AS n FROM pg_locks
+           WHERE NOT granted AND relation = 'list_items'::regclass
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
         return r.rows[0].n > 0;
       }, 'the insert to wait for the lock');
 
