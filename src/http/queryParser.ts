@@ -27,7 +27,7 @@ class LimitExceeded extends RangeError {}
 /** Parses a query string or form body with bracket notation (`fields[0][name]`). */
 export function parseParams(text: string): Record<string, unknown> {
   try {
-    if (text.split('&').length > QS_LIMITS.parameterLimit) throw new LimitExceeded();
+    if (partsOf(text) > QS_LIMITS.parameterLimit) throw new LimitExceeded();
     return settled(qs.parse(text, options)) as Record<string, unknown>;
   } catch (err) {
     if (err instanceof RangeError) {
@@ -37,6 +37,13 @@ export function parseParams(text: string): Record<string, unknown> {
     }
     throw errors.badRequest('The parameters could not be parsed.');
   }
+}
+
+/** How many `&`-separated parts qs will read, counted without splitting the text twice. */
+function partsOf(text: string): number {
+  let parts = 1;
+  for (let at = text.indexOf('&'); at !== -1; at = text.indexOf('&', at + 1)) parts++;
+  return parts;
 }
 
 /**

@@ -41,9 +41,9 @@ END $$`,
  * until the new sequence passes them. So the turning is done here, in one transaction, with
  * the table locked against writes while it runs (it renames, it copies no row) and the new
  * sequence put where the old one stood; `create_distributed_table_concurrently` then finds a
- * Citus local table and goes on from there. (The workers' copies are not concerned: Citus moves each to its
- * node's own range, `groupid << 48` on, when it makes them.) A table that is already a Citus
- * table — a run killed after this step — is left alone.
+ * Citus local table and goes on from there. (The workers' copies are not concerned: Citus
+ * moves each to its node's own range, `groupid << 48` on, when it makes them.) A table that is
+ * already a Citus table — a run killed after this step — is left alone.
  */
 export const CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ = `DO $$
 DECLARE

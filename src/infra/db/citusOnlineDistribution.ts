@@ -40,17 +40,16 @@ export function citusOnlineSteps(
       'COMMIT',
     );
   if (!placed.has('changes')) steps.push('BEGIN', ...CITUS_CHANGE_FEED_SQL, 'COMMIT');
-  for (const statement of placementStatements(placed, 'create_distributed_table_concurrently')) {
-    // its first step would restart the feed's sequence at 1 (citusChangeFeed.ts): done here
-    if (statement.startsWith(PLACE_CHANGES)) steps.push(CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ);
-    steps.push(statement);
-  }
+  steps.push(
+    ...placementStatements(placed, 'create_distributed_table_concurrently', {
+      // its first step would restart the feed's sequence at 1 (citusChangeFeed.ts): done here
+      changes: [CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ],
+    }),
+  );
   steps.push(...restoreForeignKeys([...fks, ...missing]));
   steps.push('RESET citus.enable_unsafe_triggers');
   return steps;
 }
-
-const PLACE_CHANGES = `SELECT create_distributed_table_concurrently('changes',`;
 
 /** The foreign keys added back without a scan under lock, then validated (writers go on). */
 export function restoreForeignKeys(fks: ForeignKey[]): string[] {

@@ -55,13 +55,15 @@ export function citusSteps(): string[] {
 
 /**
  * The placing statements for the tables not in `placed`, in citusSteps' order; `distribute`
- * is the function that places a distributed table (the online placement copies concurrently).
+ * is the function that places a distributed table (the online placement copies concurrently),
+ * and `before` names statements to run just before a distributed table is placed.
  */
 export function placementStatements(
   placed: ReadonlySet<string>,
   distribute:
     | 'create_distributed_table'
     | 'create_distributed_table_concurrently' = 'create_distributed_table',
+  before: Readonly<Record<string, readonly string[]>> = {},
 ): string[] {
   const steps = REFERENCE_TABLES.filter((t) => !placed.has(t)).map(
     (t) => `SELECT create_reference_table('${t}')`,
@@ -70,7 +72,10 @@ export function placementStatements(
   for (const [table, column] of Object.entries(DISTRIBUTED_TABLES)) {
     if (placed.has(table)) continue;
     const colocate = table === first ? '' : `, colocate_with => '${first}'`;
-    steps.push(`SELECT ${distribute}('${table}', '${column}'${colocate})`);
+    steps.push(
+      ...(before[table] ?? []),
+      `SELECT ${distribute}('${table}', '${column}'${colocate})`,
+    );
   }
   return steps;
 }
