@@ -179,6 +179,7 @@ export async function runChangesBench(o: ChangesBenchOptions) {
     latencies.sort((a, b) => a - b);
     backlog = {
       requests: latencies.length,
+      seconds,
       rps: read / seconds,
       p50: quantile(latencies, 0.5),
       p99: quantile(latencies, 0.99),

@@ -11,6 +11,8 @@ import { quantile } from './stats.js';
 
 export interface LoadResult {
   requests: number;
+  /** the run's length, which bounds the rate of a side that answered nothing */
+  seconds: number;
   rps: number;
   p50: number;
   p99: number;
@@ -28,6 +30,7 @@ function summarise(latencies: number[], seconds: number, errors: number): LoadRe
   latencies.sort((a, b) => a - b);
   return {
     requests: latencies.length,
+    seconds,
     rps: latencies.length / seconds,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),

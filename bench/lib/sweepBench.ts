@@ -28,6 +28,7 @@ import {
 } from './serverProcess.js';
 import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
 import { sweepChartSvg } from './sweepChart.js';
+import { p99Text, pointRatio, ratioText } from './sweepRatio.js';
 import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
 
 export const SELECTIVITIES = [0.001, 0.01, 0.05, 0.1, 0.5] as const;
@@ -310,7 +311,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
               case: c,
               api,
               plain,
-              ratio: api.rps / plain.rps,
+              ratio: pointRatio(api, plain),
             };
             rows.push(row);
             o.log(formatRow(row));
@@ -383,9 +384,9 @@ const pct = (s: number) => `${+(s * 100).toFixed(1)} %`;
 function formatRow(r: SweepRow): string {
   return [
     `${r.shape.padEnd(13)} ${pct(r.selectivity).padStart(6)} (${pct(r.matched).padStart(6)}) @${String(r.size).padEnd(8)} ${r.case.padEnd(9)}`,
-    `api ${r.api.rps.toFixed(0).padStart(6)} req/s p99 ${r.api.p99.toFixed(1).padStart(6)}`,
-    `plain ${r.plain.rps.toFixed(0).padStart(6)} req/s p99 ${r.plain.p99.toFixed(1).padStart(6)}`,
-    `ratio ${r.ratio.toFixed(2)}`,
+    `api ${r.api.rps.toFixed(0).padStart(6)} req/s p99 ${p99Text(r.api, 1).padStart(6)}`,
+    `plain ${r.plain.rps.toFixed(0).padStart(6)} req/s p99 ${p99Text(r.plain, 1).padStart(6)}`,
+    `ratio ${ratioText(r)}`,
   ].join(' | ');
 }
 
@@ -407,7 +408,7 @@ function ratioGrids(rows: SweepRow[]): string[] {
         const cells = selectivities.map((s) => {
           const r = of.find((x) => x.shape === shape && x.selectivity === s);
           return r
-            ? `${r.ratio < 1 ? '**' : ''}${r.ratio.toFixed(2)}${r.ratio < 1 ? '**' : ''} (${r.api.p99.toFixed(0)} / ${r.plain.p99.toFixed(0)})`
+            ? `${r.ratio < 1 ? '**' : ''}${ratioText(r)}${r.ratio < 1 ? '**' : ''} (${p99Text(r.api, 0)} / ${p99Text(r.plain, 0)})`
             : '';
         });
         lines.push(`| ${shape} | ${cells.join(' | ')} |`);
@@ -438,7 +439,7 @@ async function writeReport(rows: SweepRow[], o: SweepOptions, otherRecords: numb
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows.map(
       (r) =>
-        `| ${r.shape} | ${pct(r.selectivity)} | ${pct(r.matched)} | ${r.size} | ${r.case} | ${r.api.rps.toFixed(0)} | ${r.api.p99.toFixed(1)} | ${r.plain.rps.toFixed(0)} | ${r.plain.p99.toFixed(1)} | ${r.ratio.toFixed(2)} |`,
+        `| ${r.shape} | ${pct(r.selectivity)} | ${pct(r.matched)} | ${r.size} | ${r.case} | ${r.api.rps.toFixed(0)} | ${p99Text(r.api, 1)} | ${r.plain.rps.toFixed(0)} | ${p99Text(r.plain, 1)} | ${ratioText(r)} |`,
     ),
     '',
   ];

@@ -5,6 +5,7 @@
  * at or past it), with API p99 / plain p99 beneath.
  */
 import type { Case, SweepRow } from './sweepBench.js';
+import { p99Text, ratioText } from './sweepRatio.js';
 
 /** API/plain throughput each case aims at (docs/benchmarks.md, the sweep's targets). */
 export const SWEEP_TARGETS: Record<Case, number> = {
@@ -62,8 +63,8 @@ export function sweepChartSvg(rows: SweepRow[]): string {
           const x = left + LABEL_W + k * CELL.w;
           parts.push(
             `<rect x="${x + 1}" y="${y + 1}" width="${CELL.w - 2}" height="${CELL.h - 2}" fill="${colour(row.ratio, SWEEP_TARGETS[c])}"/>`,
-            `<text x="${x + CELL.w / 2}" y="${y + 13}" text-anchor="middle" font-size="11">${row.ratio.toFixed(2)}</text>`,
-            `<text x="${x + CELL.w / 2}" y="${y + 25}" text-anchor="middle" fill="#555">${row.api.p99.toFixed(0)} / ${row.plain.p99.toFixed(0)}</text>`,
+            `<text x="${x + CELL.w / 2}" y="${y + 13}" text-anchor="middle" font-size="11">${ratioText(row)}</text>`,
+            `<text x="${x + CELL.w / 2}" y="${y + 25}" text-anchor="middle" fill="#555">${p99Text(row.api, 0)} / ${p99Text(row.plain, 0)}</text>`,
           );
         });
       });
