@@ -71,5 +71,11 @@ describe('database errors answered 503 (retry) rather than 500', () => {
       code: 'XX000',
     });
     expect(isDatabaseUnavailable(switching)).toBe(true);
+    const swapped = Object.assign(new Error('relation changes is not distributed'), {
+      code: 'XX000',
+    });
+    expect(isDatabaseUnavailable(swapped)).toBe(true);
+    // the same words inside another message are not this state
+    expect(isDatabaseUnavailable(new Error('index foo is not distributed'))).toBe(false);
   });
 });

@@ -42,14 +42,27 @@ END $$`,
  * the table locked against writes while it runs (it renames, it copies no row) and the new
  * sequence put where the old one stood; `create_distributed_table_concurrently` then finds a
  * Citus local table and goes on from there. (The workers' copies are not concerned: Citus
- * moves each to its node's own range, `groupid << 48` on, when it makes them.) A table that is
- * already a Citus table — a run killed after this step — is left alone.
+ * moves each to its node's own range, `groupid << 48` on, when it makes them.)
+ *
+ * A table that is already a Citus local table (a placement stopped after the turning, by this
+ * step or by Citus's own, which restarted the sequence) gets its sequence set past every `seq`
+ * ever handed out: the rows still there and the purge mark, which covers the rows purged. A
+ * distributed table is left alone.
  */
 export const CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ = `DO $$
 DECLARE
   handed_out bigint;
 BEGIN
   IF EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'changes'::regclass) THEN
+    -- a Citus local table: no distribution column, not a reference table, no colocation
+    IF EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = 'changes'::regclass
+               AND partkey IS NULL AND repmodel <> 't' AND colocationid = 0) THEN
+      LOCK TABLE changes IN ACCESS EXCLUSIVE MODE;
+      PERFORM setval(pg_get_serial_sequence('changes', 'seq'), greatest(
+        (SELECT last_value FROM changes_seq_seq),
+        (SELECT coalesce(max(seq), 0) FROM changes),
+        (SELECT purged_seq FROM change_feed_state)));
+    END IF;
     RETURN;
   END IF;
   LOCK TABLE changes IN ACCESS EXCLUSIVE MODE;
