@@ -279,11 +279,16 @@ describe(`requests generated from the OpenAPI document, ${replay}`, () => {
               const at = (v: unknown) => ({ ...params, [key]: replaceAt(params[key], path, v) });
               const broken = at(wrong);
               // as text a number is its digits (12.5 is fine where any text is), and
-              // `a[0]=x` is an array or an object's key "0", whichever the parameter takes
+              // `a[0]=x` is an array or an object's key "0", whichever the parameter takes —
+              // at the wrong value, and at any array around it (`items[0]=12.5` is also the
+              // one item {"0": "12.5"})
               const readings =
                 encoding === 'json'
                   ? []
-                  : [false, true].map((indexed) => at(textOf(wrong, indexed)));
+                  : [
+                      ...[false, true].map((indexed) => at(textOf(wrong, indexed))),
+                      { ...params, [key]: textOf(broken[key], true) },
+                    ];
               // inside a parameter checked against the list (filters of an unknown slug are
               // skipped, whatever their value), the document cannot know what is refused
               fc.pre(!DATA_DEPENDENT.test(key) || broken[key] === wrong);
