@@ -20,7 +20,8 @@ import { ENCRYPTION_KEY } from './dataset.js';
 import { DAY0, FIELDS, recordInput } from './sweepShapes.js';
 
 /** bump when the generated records change: the sweep's database is then rebuilt */
-const DATA_VERSION = 1;
+// 2: thin documents (slotted values in their slots only)
+const DATA_VERSION = 2;
 const BATCH = 5000;
 /** other lists hold this many records each, spread over this many other owners */
 const OTHER_LIST_SIZE = 100_000;
@@ -123,7 +124,7 @@ export async function loadSweepData(
           const itemId = uuidv7();
           if (k % Math.max(1, Math.floor(size / 200)) === 0) items[size]!.push(itemId);
           cols.id!.push(itemId);
-          cols.data!.push(JSON.stringify(changes.data));
+          cols.data!.push(JSON.stringify(changes.kept));
           cols.created!.push(new Date(DAY0 + k * 1000).toISOString());
           for (const s of SLOTS) cols[s]!.push(changes.slots[s] ?? null);
         }

@@ -4,9 +4,12 @@ import { presentItem } from '../lists/items/listItemPresenter.js';
 import { JsonText, OrderedObject } from '../shared/orderedJson.js';
 import type { LayoutCache } from './layouts.js';
 import type { ChangeRow } from './readChanges.js';
+import type { SlotValues } from '../lists/items/itemSlots.js';
 
 interface StoredItem {
   data: Record<string, unknown>;
+  /** the slot columns as written (absent in changes recorded before thin documents) */
+  slots?: SlotValues;
   created_at: string;
   updated_at: string;
 }
@@ -56,6 +59,7 @@ export async function presentChanges(
       {
         id: row.itemId,
         data: stored.data,
+        ...(stored.slots ? { slots: stored.slots } : {}),
         createdAt: new Date(stored.created_at),
         updatedAt: new Date(stored.updated_at),
       },

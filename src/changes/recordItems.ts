@@ -1,12 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ChangeType } from './changeTypes.js';
+import { slotsJson } from '../lists/items/itemSlots.js';
 
 /**
  * The change feed's rows for list items a statement wrote, as a data-modifying CTE body: run in
  * the same statement as the write, so the events commit with it or not at all. `list` names a
  * CTE returning the list's `id, owner_id, bot_id, layout` (the write's guard on the list row);
- * `items` one returning the items' `id, data, created_at, updated_at` as stored — sealed
- * values stay sealed in the feed too.
+ * `items` one returning the items' `id, data, created_at, updated_at` and slot columns as
+ * stored (the feed keeps both: itemSlots.ts) — sealed values stay sealed in the feed too.
  */
 export function itemChanges(
   type: Extract<ChangeType, 'list_item.created' | 'list_item.updated'>,
@@ -17,7 +18,8 @@ export function itemChanges(
   const previous = type === 'list_item.updated' ? sql`i.previous` : sql`null::jsonb`;
   return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
     select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
-      json_build_object('data', i.data, 'created_at', i.created_at, 'updated_at', i.updated_at),
+      json_build_object('data', i.data, 'slots', ${slotsJson('i')}, 'created_at', i.created_at,
+        'updated_at', i.updated_at),
       ${previous}
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }
@@ -77,7 +79,8 @@ export function itemChangesAfter(
   }
   return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
     select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
-      json_build_object('data', i.data, 'created_at', i.created_at, 'updated_at', i.updated_at),
+      json_build_object('data', i.data, 'slots', ${slotsJson('i')}, 'created_at', i.created_at,
+        'updated_at', i.updated_at),
       p.previous::jsonb
     from list_schemas l, ${source}
     join list_items i on i.owner_id = ${ownerId} and i.id = p.id

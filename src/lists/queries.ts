@@ -4,6 +4,8 @@ import { listItems } from '../infra/db/schema/listItems.js';
 import { listSchemas, type ListSchemaRow } from '../infra/db/schema/listSchemas.js';
 import { isLookupableId, isOwnLiveList } from './schemas/listSchemaRepository.js';
 import type { FoundItem } from './items/foundItem.js';
+import { SLOT_COLUMNS, type SlotValues } from './items/itemSlots.js';
+import { SLOT_PROPERTY } from './slots.js';
 
 /**
  * The fixed queries every list or list item request starts with, prepared once per
@@ -36,6 +38,8 @@ export function prepareListQueries(db: Database): ListQueries {
     .select({
       id: listItems.id,
       data: listItems.data,
+      // the slotted values live there (thin documents, items/itemSlots.ts)
+      slots: Object.fromEntries(SLOT_COLUMNS.map((c) => [c, listItems[SLOT_PROPERTY[c]]])),
       createdAt: listItems.createdAt,
       updatedAt: listItems.updatedAt,
       schemaId: listItems.schemaId,
@@ -61,7 +65,9 @@ export function prepareListQueries(db: Database): ListQueries {
       if (!isLookupableId(id)) return undefined;
       const [row] = await itemById.execute({ owner, id });
       if (!row) return undefined;
-      const { schemaId, ownerId, fields, ...record } = row;
+      const { schemaId, ownerId, fields, slots, ...rest } = row;
+      // drizzle answers null for a nested selection whose columns are all null
+      const record = slots ? { ...rest, slots: slots as SlotValues } : rest;
       return { record, schemaId, ownerId, fields };
     },
     async ownerOfLiveList(id) {

@@ -2,7 +2,10 @@ import { eq, sql } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import type { Database } from '../../src/infra/db/client.js';
 import { listSchemas, type StoredField } from '../../src/infra/db/schema/listSchemas.js';
-import { assignSlots } from '../../src/lists/slots.js';
+import { assignSlots, type SlotColumn } from '../../src/lists/slots.js';
+import type { StoredChanges } from '../../src/lists/items/storedRow.js';
+import { slotsOf, storedDocument } from '../../src/lists/items/itemSlots.js';
+import { queryRows } from '../../src/infra/db/client.js';
 import type { Tenant } from './factories.js';
 
 /** A field as a test writes it: slug and type, the rest defaulted as createListSchema does. */
@@ -57,6 +60,27 @@ export async function makeList(
 /** Marks a list deleted, as deleteListSchema does (records stay until reclaimed). */
 export async function markListDeleted(db: Database, listId: string): Promise<void> {
   await db.update(listSchemas).set({ deletedAt: new Date() }).where(eq(listSchemas.id, listId));
+}
+
+/**
+ * What a write stores when every field it sends is slotted: the values in `slots`, none left
+ * for `data` (thin documents, src/lists/items/itemSlots.ts).
+ */
+export function slotted(
+  data: Record<string, unknown>,
+  slots: Partial<Record<SlotColumn, string>>,
+): StoredChanges {
+  return { data, kept: {}, slotted: Object.keys(data), slots };
+}
+
+/** A record's stored values, wherever they are kept: its slots or `data` (thin documents). */
+export async function storedValues(db: Database, id: string) {
+  const [row] = await queryRows<Record<string, unknown> & { data: object; fields: StoredField[] }>(
+    db,
+    sql`select i.*, s.fields from list_items i
+        join list_schemas s on s.owner_id = i.owner_id and s.id = i.schema_id where i.id = ${id}`,
+  );
+  return row && storedDocument(row.fields, row.data as Record<string, unknown>, slotsOf(row));
 }
 
 /** The raw stored row of a record, as Postgres holds it. */

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { findItemRows, insertItemRows, type NewItemRow } from '../../src/lists/items/batchRows.js';
 import { updateItemRow } from '../../src/lists/items/itemRows.js';
-import { makeList, type TestList } from '../helpers/lists.js';
+import { makeList, slotted, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -23,7 +23,7 @@ beforeAll(async () => {
   for (let batch = 0; batch < 10; batch++) {
     const rows: NewItemRow[] = Array.from({ length: 1000 }, (_, i) => ({
       id: uuidv7(),
-      changes: { data: { a: `v${i % 10}` }, slots: { t1: `v${i % 10}` } },
+      changes: slotted({ a: `v${i % 10}` }, { t1: `v${i % 10}` }),
     }));
     await insertItemRows(t.db, t.owner.accountId, list.id, list.fields, rows, new Date());
     ids.push(...rows.map((r) => r.id));
@@ -76,7 +76,7 @@ describe('plans of record writes while the list has no statistics', () => {
       list.id,
       ids[42]!,
       list.fields,
-      { data: { a: 'x' }, slots: { t1: 'x' } },
+      slotted({ a: 'x' }, { t1: 'x' }),
       new Date(),
     );
     expect(spy.plans).toHaveLength(1);

@@ -16,7 +16,7 @@ import {
   NotFoundError,
   ValidationError,
 } from '../../src/shared/domainErrors.js';
-import { makeList, markListDeleted, rawRecord, type TestList } from '../helpers/lists.js';
+import { makeList, markListDeleted, storedValues, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -128,7 +128,7 @@ describe('updateListItems: a record deleted after the look-up', () => {
     expect((error as ValidationError).errors).toEqual({
       'items.1.item_id': ['List item not found.'],
     });
-    expect(await rawRecord(t.db, keep!)).toMatchObject({ data: { a: 'k' } });
+    expect(await storedValues(t.db, keep!)).toMatchObject({ a: 'k' });
     expect(await eventsOf(list.id)).toBe(0);
   });
 
@@ -151,7 +151,7 @@ describe('updateListItems: a record deleted after the look-up', () => {
       errors: { 'items.0.item_id': ['List item not found.'] },
     });
     expect(outcomes[1]).toMatchObject({ index: 1, status: 200 });
-    expect(await rawRecord(t.db, keep!)).toMatchObject({ data: { a: 'K' } });
+    expect(await storedValues(t.db, keep!)).toMatchObject({ a: 'K' });
     expect(await eventsOf(list.id)).toBe(1);
   });
 });
@@ -188,7 +188,7 @@ describe('a list whose fields change under every attempt', () => {
     const db = racing(t.db, renamingFields(list), /^with /);
     const error = await updateItem(contextOn(db), id!, { a: 'b' }).catch((err: unknown) => err);
     expect(error).toBeInstanceOf(ContendedError);
-    expect(await rawRecord(t.db, id!)).toMatchObject({ data: { a: 'a' } });
+    expect(await storedValues(t.db, id!)).toMatchObject({ a: 'a' });
 
     // the fields change twice, then the record is deleted before the last attempt's write
     const rename = renamingFields(list);
@@ -222,7 +222,7 @@ describe('a list whose fields change under every attempt', () => {
     const db = racing(t.db, renamingFields(list), /^$/);
     const error = await updateOne(db, list, id!);
     expect(error).toBeInstanceOf(ContendedError);
-    expect(await rawRecord(t.db, id!)).toMatchObject({ data: { a: 'a' } });
+    expect(await storedValues(t.db, id!)).toMatchObject({ a: 'a' });
   });
 });
 

@@ -10,6 +10,8 @@ import {
   type ChangedItemRow,
   type NewItemRow,
 } from '../../src/lists/items/batchRows.js';
+import { storedDocument } from '../../src/lists/items/itemSlots.js';
+import type { ItemRow } from '../../src/lists/items/foundItem.js';
 import { FieldsChanged, insertItemRow, updateItemRow } from '../../src/lists/items/itemRows.js';
 import { NotFoundError } from '../../src/shared/domainErrors.js';
 import { call } from '../helpers/call.js';
@@ -19,6 +21,7 @@ import {
   makeList,
   markListDeleted,
   rawRecord,
+  slotted,
   type TestList,
 } from '../helpers/lists.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
@@ -26,7 +29,12 @@ import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 /** The insert statement's guards: counter and record go together, or neither does. */
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 
-const changes = { data: { a: 'x' }, slots: { t1: 'x' } };
+const changes = slotted({ a: 'x' }, { t1: 'x' });
+/** `data` of a record whose every value is slotted: empty (thin documents) */
+const NO_DATA = expect.toSatisfy((data: object) => Object.keys(data).length === 0);
+/** a written row's stored values, its slots' included */
+const documentOf = (list: TestList, row: ItemRow | undefined) =>
+  row && storedDocument(list.fields, row.data, row.slots);
 
 describe('insertItemRow (addListItem: the record and the list counter together)', () => {
   it('writes the record, its slot and the counter together', async () => {
@@ -40,7 +48,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
       new Date('2024-01-01T00:00:00Z'),
     );
     expect(await itemCount(t.db, list.id)).toBe(1);
-    expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
+    expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: NO_DATA });
   });
 
   it('inserts nothing and reports FieldsChanged when the fields moved after validation', async () => {
@@ -81,7 +89,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     );
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
-    const update = { data: { a: 'y' }, slots: { t1: 'y' } };
+    const update = slotted({ a: 'y' }, { t1: 'y' });
     expect(
       await updateItemRow(
         t.db,
@@ -93,7 +101,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
         new Date(),
       ),
     ).toBeUndefined();
-    expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: { a: 'x' } });
+    expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: NO_DATA });
     expect(
       await updateItemRow(
         t.db,
@@ -101,10 +109,10 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
         list.id,
         row.id,
         moved,
-        { data: { a: 'y' }, slots: { t2: 'y' } },
+        slotted({ a: 'y' }, { t2: 'y' }),
         new Date(),
       ),
-    ).toMatchObject({ data: { a: 'y' } });
+    ).toMatchObject({ data: NO_DATA, slots: { t2: 'y' } });
   });
 
   it('keeps the counter exact under 40 concurrent adds and deletes of one list', async () => {
@@ -138,7 +146,7 @@ describe('insertItemRows (addListItems and lists import: rows first, the list ro
   const batch = (n: number, value = 'x'): NewItemRow[] =>
     Array.from({ length: n }, () => ({
       id: uuidv7(),
-      changes: { data: { a: value }, slots: { t1: value } },
+      changes: slotted({ a: value }, { t1: value }),
     }));
 
   it('writes every row, one event each, and moves the counter and version once', async () => {
@@ -233,12 +241,12 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
     const list = await makeList(t.db, t.owner, FIELDS);
     const rows: NewItemRow[] = Array.from({ length: count }, (_, i) => ({
       id: uuidv7(),
-      changes: { data: { a: `r${i}`, n: i }, slots: { t1: `r${i}`, n1: String(i) } },
+      changes: slotted({ a: `r${i}`, n: i }, { t1: `r${i}`, n1: String(i) }),
     }));
     await insertItemRows(t.db, t.owner.accountId, list.id, list.fields, rows, new Date());
     return { list, ids: rows.map((r) => r.id) };
   }
-  const change = (id: string, a: string) => ({ id, changes: { data: { a }, slots: { t1: a } } });
+  const change = (id: string, a: string) => ({ id, changes: slotted({ a }, { t1: a }) });
   const updateIn = (list: TestList, rows: ChangedItemRow[], now = new Date()) =>
     updateItemRows(t.db, t.owner.accountId, list.id, list.fields, rows, now);
 
@@ -248,11 +256,13 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
     const now = new Date('2030-01-01T00:00:00Z');
     const written = await updateIn(
       list,
-      [change(ids[0]!, 'A'), { id: ids[2]!, changes: { data: { n: 20 }, slots: { n1: '20' } } }],
+      [change(ids[0]!, 'A'), { id: ids[2]!, changes: slotted({ n: 20 }, { n1: '20' }) }],
       now,
     );
-    expect(written?.get(ids[0]!)).toMatchObject({ data: { a: 'A', n: 0 }, updatedAt: now });
-    expect(written?.get(ids[2]!)).toMatchObject({ data: { a: 'r2', n: 20 } });
+    // the values come back in the slots: `data` keeps none of them (thin documents)
+    expect(written?.get(ids[0]!)).toMatchObject({ data: NO_DATA, updatedAt: now });
+    expect(documentOf(list, written?.get(ids[0]!))).toEqual({ a: 'A', n: 0 });
+    expect(documentOf(list, written?.get(ids[2]!))).toEqual({ a: 'r2', n: 20 });
     expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'A', n1: '0' });
     expect(await rawRecord(t.db, ids[1]!)).toMatchObject({ t1: 'r1', n1: '1' });
     expect(await rawRecord(t.db, ids[2]!)).toMatchObject({ t1: 'r2', n1: '20' });
@@ -270,7 +280,7 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
       Array.from({ length: 6 }, (_, b) =>
         updateIn(
           list,
-          ids.map((id) => ({ id, changes: { data: { n: b }, slots: { n1: String(b) } } })),
+          ids.map((id) => ({ id, changes: slotted({ n: b }, { n1: String(b) }) })),
         ),
       ),
     );
@@ -289,7 +299,7 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
     const before = await stored(list.id);
     const written = await updateIn(list, [change(ids[0]!, 'A'), change(other.ids[0]!, 'B')]);
     expect([...written!.keys()]).toEqual([ids[0]]);
-    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'A', data: { a: 'A' } });
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'A', data: NO_DATA });
     expect(await rawRecord(t.db, other.ids[0]!)).toMatchObject({ t1: 'r0' });
     expect(await stored(list.id)).toEqual({
       items: 2,
@@ -313,7 +323,7 @@ describe('updateItemRows (updateListItems and lists import --key: one statement 
       (found) => found.size === rows.length,
     );
     expect([...written!.keys()]).toEqual([ids[0]]);
-    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'r0', data: { a: 'r0' } });
+    expect(await rawRecord(t.db, ids[0]!)).toMatchObject({ t1: 'r0', data: NO_DATA });
     expect(await stored(list.id)).toEqual(before);
   });
 

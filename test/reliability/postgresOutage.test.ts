@@ -131,7 +131,8 @@ describe('Postgres restarted under load', () => {
     const acked = samples.filter((s) => s.method === 'addListItem' && s.status === 201);
     const rows = await queryRows<{ id: string; n: number }>(
       handle.db,
-      sql`SELECT id, (data->>'n')::int AS n FROM list_items WHERE schema_id = ${listId}`,
+      // `n` is the list's first number field: its value lives in slot n1 (thin documents)
+      sql`SELECT id, n1::int AS n FROM list_items WHERE schema_id = ${listId}`,
     );
     const stored = new Map(rows.map((r) => [r.id, r.n]));
     for (const s of acked) expect(stored.get(s.body.data.id)).toBe(s.n);

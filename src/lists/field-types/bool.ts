@@ -13,6 +13,7 @@ export const boolType: FieldType = {
   slotFamily: 'numeric',
   parse: parseBool,
   toSlot: (stored) => (stored === true ? '1' : '0'),
+  fromSlot: (slot) => Number(slot) === 1,
   render: (stored) => stored,
   filter: {
     kind: 'bool',

@@ -42,6 +42,13 @@ export interface FieldType {
   parse(input: unknown, field: StoredField): Parsed<StoredValue>;
   /** Stored value → the text written to the field's slot column, if it has one. */
   toSlot(stored: StoredValue): string;
+  /**
+   * The slot column's value → the stored value: the inverse of toSlot, for records whose
+   * slotted values live in their slots only (thin documents, docs/records.md). Takes the
+   * column as a driver returns it (text, numeric text, a Date, an int8's digits) or as JSON
+   * puts it (a number, an ISO string).
+   */
+  fromSlot(slot: unknown): StoredValue;
   /** Stored value → the value in a record (the list item shape). */
   render(stored: unknown, field: StoredField): unknown;
   /** Absent for types that filters silently skip and order_by refuses (file, image). */

@@ -89,6 +89,9 @@ export function makeFileType(name: 'file' | 'image'): FieldType {
     toSlot: () => {
       throw new Error(`${name} values have no slot`);
     },
+    fromSlot: () => {
+      throw new Error(`${name} values have no slot`);
+    },
     render: renderFile,
   };
 }

@@ -69,3 +69,11 @@ export function parseInstant(text: string): Date | undefined {
 export function dayOf(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
+
+/**
+ * A time slot's value as it comes back: a Date from the driver, or the text JSON gives a
+ * timestamptz (`2024-05-01T10:20:00+00:00`).
+ */
+export function instantOf(slot: unknown): Date {
+  return slot instanceof Date ? slot : new Date(String(slot));
+}

@@ -51,6 +51,9 @@ export const moneyType: FieldType = {
     return accept(formatDecimal(d));
   },
   toSlot: (stored) => String(stored),
+  // numeric keeps the canonical text as written; JSON gives a number of at most 15 digits,
+  // whose shortest text is that same canonical text
+  fromSlot: (slot) => String(slot),
   render: (stored) => Number(stored),
   filter: {
     kind: 'numeric',

@@ -22,6 +22,8 @@ export const numberType: FieldType = {
   slotFamily: 'numeric',
   parse: (input) => parseNumber(input),
   toSlot: (stored) => String(stored),
+  // the slot holds the double's shortest text, so the same double comes back
+  fromSlot: (slot) => Number(slot),
   render: (stored) => stored,
   filter: {
     kind: 'numeric',

@@ -20,6 +20,7 @@ export function makeReferenceType(name: 'contact' | 'bot'): FieldType {
     references: name,
     parse: (input) => parseId(input),
     toSlot: (stored) => String(stored),
+    fromSlot: (slot) => Number(slot),
     render: (stored) => stored,
     filter: {
       kind: 'numeric',

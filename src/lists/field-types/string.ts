@@ -26,6 +26,7 @@ export const stringType: FieldType = {
     return text;
   },
   toSlot: (stored) => String(stored),
+  fromSlot: (slot) => String(slot),
   render: (stored) => stored,
   filter: {
     kind: 'text',

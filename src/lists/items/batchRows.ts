@@ -12,6 +12,7 @@ import { listGuard, refuseInsert } from './itemRows.js';
 import { countInsertedBatch, transactionOr } from './batchTransaction.js';
 import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
+import { slotColumnsSql } from './itemSlots.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -36,16 +37,17 @@ export interface NewItemRow {
 const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
 
 /**
- * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` the
- * data, one typed column per slot, `k` the slots a row sets), so the statement's text and its
- * parameter count do not depend on the batch's size.
+ * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` what
+ * `data` keeps, one typed column per slot, `k` the slots a row sets, `s` the slugs whose
+ * values those slots hold), so the statement's text and its parameter count do not depend on
+ * the batch's size.
  */
 function rowsOf(records: readonly Record<string, unknown>[]): SQL {
   const shape = ALL_SLOTS.map(
     (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
   );
   return sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-    as u(id text, d jsonb, k text[]${sql.join(shape)})`;
+    as u(id text, d jsonb, k text[], s text[]${sql.join(shape)})`;
 }
 
 /**
@@ -72,7 +74,7 @@ export async function insertItemRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const stamp = now.toISOString();
-  const records = rows.map(({ id, changes }) => ({ id, d: changes.data, ...changes.slots }));
+  const records = rows.map(({ id, changes }) => ({ id, d: changes.kept, ...changes.slots }));
   const columns = ALL_SLOTS.map((slot) => sql`, ${sql.identifier(slot)}`);
   const guard = listGuard(ownerId, listId, fieldsSeen);
   const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
@@ -96,7 +98,7 @@ export async function insertItemRows(
             inserted as (
               insert into ${into}
               select u.id, list.id, list.owner_id, ${values} from list, ${rowsOf(records)}
-              returning id, data, created_at, updated_at),
+              returning id, data, created_at, updated_at${slotColumnsSql()}),
             feed as (${itemChanges('list_item.created', 'list', 'inserted')})
             select count(*)::int as n from inserted`,
         );
@@ -148,7 +150,7 @@ export async function findItemRows(
 ): Promise<(ItemRow & { schemaId: string })[]> {
   const rows = await queryRows<StoredItemRow & { schema_id: string }>(
     db,
-    probed(ownerId, idsOf(ids), sql`schema_id, data, created_at, updated_at`),
+    probed(ownerId, idsOf(ids), sql`schema_id, data, created_at, updated_at${slotColumnsSql()}`),
   );
   return rows.map((row) => ({ ...toItemRow(row), schemaId: row.schema_id }));
 }
@@ -183,19 +185,21 @@ export async function updateItemRows(
 ): Promise<Map<string, ItemRow> | undefined> {
   const records = rows.map(({ id, changes }) => ({
     id,
-    d: changes.data,
+    d: changes.kept,
     k: Object.keys(changes.slots),
+    s: changes.slotted,
     ...changes.slots,
   }));
   const assignments = ALL_SLOTS.map((slot) => {
     const column = sql.identifier(slot);
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });
-  const update = (previous: SQL) => sql`update ${listItems} li set data = li.data || v.d,
+  // the slugs now in slots leave `data` (a record written before thin documents had both)
+  const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
       updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
     from (${probed(ownerId, rowsOf(records), previous)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
-    returning li.id, li.data, li.created_at, li.updated_at, v.previous`;
+    returning li.id, li.data, li.created_at, li.updated_at${slotColumnsSql('li')}, v.previous`;
   const citus = await onCitus(db);
   /** undefined until the list's guard has passed */
   let written: StoredItemRow[] | undefined;
@@ -218,7 +222,7 @@ export async function updateItemRows(
                   where owner_id = ${ownerId} and id = ${listId}),
                 updated as (${update(WITH_PREVIOUS)}),
                 feed as (${itemChanges('list_item.updated', 'list', 'updated')})
-                select id, data, created_at, updated_at from updated`,
+                select id, data, created_at, updated_at${slotColumnsSql()} from updated`,
           );
       written = updated;
       if (updated.length === 0 || !keep(new Set(updated.map((row) => row.id)))) tx.rollback();

@@ -8,6 +8,7 @@ import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import type { StoredChanges } from './storedRow.js';
 import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
+import { keptData, slotColumnsSql } from './itemSlots.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -70,7 +71,7 @@ export async function insertItemRowOnCitus(
   const write = async (tx: Database) => {
     await tx.execute(
       sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
-          values (${id}, ${listId}, ${ownerId}, ${JSON.stringify(changes.data)}::jsonb,
+          values (${id}, ${listId}, ${ownerId}, ${JSON.stringify(changes.kept)}::jsonb,
             ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(slots.values)})`,
     );
     await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, [{ id }]));
@@ -112,12 +113,12 @@ export async function updateItemRowOnCitus(
     if (bumped.length === 0) return undefined;
     const [row] = await queryRows<StoredItemRow & { previous: string }>(
       tx,
-      sql`update ${listItems} li set data = li.data || ${JSON.stringify(changes.data)}::jsonb,
+      sql`update ${listItems} li set data = ${keptData(sql`li.data`, changes)},
             updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
           from (select r.id, ${PREVIOUS_TEXT('r')} as previous from ${listItems} r
                 where r.owner_id = ${ownerId} and r.id = ${id} for update) before
           where li.owner_id = ${ownerId} and li.id = before.id
-          returning li.id, li.data, li.created_at, li.updated_at, before.previous`,
+          returning li.id, li.data, li.created_at, li.updated_at${slotColumnsSql('li')}, before.previous`,
     );
     if (!row) return undefined;
     await tx.execute(

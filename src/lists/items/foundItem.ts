@@ -1,9 +1,13 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { slotsOf, type SlotValues } from './itemSlots.js';
 
 /** A list item as read back from its row. */
 export interface ItemRow {
   id: string;
+  /** what `list_items.data` holds; with `slots`, the fields without a slot (itemSlots.ts) */
   data: Record<string, unknown>;
+  /** the record's slot columns, as read; absent where `data` holds every value */
+  slots?: SlotValues;
   createdAt: Date;
   updatedAt: Date;
 }
@@ -16,8 +20,8 @@ export interface FoundItem {
   fields: StoredField[];
 }
 
-/** A list item row as raw SQL returns it. */
-export interface StoredItemRow {
+/** A list item row as raw SQL returns it, with its slot columns (itemSlots.ts). */
+export interface StoredItemRow extends SlotValues {
   id: string;
   data: Record<string, unknown>;
   created_at: Date | string;
@@ -27,9 +31,11 @@ export interface StoredItemRow {
 /** node-postgres parses timestamptz into a Date; PGlite too, but a string is accepted. */
 export function toItemRow(row: StoredItemRow): ItemRow {
   const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+  const slots = slotsOf(row as unknown as Record<string, unknown>);
   return {
     id: row.id,
     data: row.data,
+    ...(slots ? { slots } : {}),
     createdAt: asDate(row.created_at),
     updatedAt: asDate(row.updated_at),
   };

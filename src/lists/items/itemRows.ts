@@ -10,6 +10,7 @@ import { findLiveList } from '../schemas/listSchemaRepository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
+import { keptData, slotColumnsSql } from './itemSlots.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -60,10 +61,10 @@ export async function insertItemRow(
           returning ${LIST_FOR_CHANGES})
         , inserted as (
         insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
-        select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.data)}::jsonb,
+        select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.kept)}::jsonb,
                ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(slots.values)}
         from bumped
-        returning id, data, created_at, updated_at)
+        returning id, data, created_at, updated_at${slotColumnsSql()})
         , feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
         ${also ? sql`, also as (${also})` : sql``}
         select id from inserted`,
@@ -137,14 +138,14 @@ export async function updateItemRow(
           where r.owner_id = ${ownerId} and r.id = ${id} and exists (select 1 from bumped)
           for update),
         updated as (
-          update ${listItems} set data = ${listItems}.data || ${JSON.stringify(changes.data)}::jsonb,
+          update ${listItems} set data = ${keptData(sql`${listItems}.data`, changes)},
             updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
           from before
           where ${listItems}.owner_id = ${ownerId} and ${listItems}.id = before.id
           returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,
-            ${listItems}.updated_at, before.previous),
+            ${listItems}.updated_at${slotColumnsSql('list_items')}, before.previous),
         feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
-        select id, data, created_at, updated_at from updated`,
+        select id, data, created_at, updated_at${slotColumnsSql()} from updated`,
   );
   return row && toItemRow(row);
 }

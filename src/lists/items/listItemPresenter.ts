@@ -3,6 +3,7 @@ import { OrderedObject } from '../../shared/orderedJson.js';
 import type { FieldCipher } from '../encryption/cipher.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import type { ItemRow } from './foundItem.js';
+import { storedValueOf } from './itemSlots.js';
 
 /** The stored value of a field, decrypted when it was sealed. */
 function storedValue(field: StoredField, raw: unknown, cipher: FieldCipher): unknown {
@@ -27,7 +28,7 @@ export function presentItem(
   const linked: { contact_id?: unknown; bot_id?: unknown } = {};
   for (const field of fields) {
     const type = fieldTypeOf(field);
-    const stored = storedValue(field, row.data[field.slug], cipher);
+    const stored = storedValue(field, storedValueOf(field, row.data, row.slots), cipher);
     const value = stored === null ? null : type.render(stored, field);
     entries.push([field.slug, value]);
     const link = type.references ? (`${type.references}_id` as const) : undefined;

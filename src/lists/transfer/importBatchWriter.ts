@@ -11,6 +11,7 @@ import { isSlotColumn } from '../slots.js';
 import { keyOf, type ImportLine } from './importBatches.js';
 import { holdsAlready } from './unchangedRecord.js';
 import { listScope } from '../items/listScope.js';
+import { slotColumnsSql, slotsOf, storedDocument } from '../items/itemSlots.js';
 
 /** What a batch's records came to, added to the import's counts. */
 export interface BatchCounts {
@@ -41,7 +42,7 @@ export async function writeBatch(
     for (const record of batch) {
       const found = existing.get(keyOf(record.data, key) ?? '');
       if (found === undefined) fresh.push(record);
-      else if (holdsAlready(list, found.data, record.data, ctx.cipher)) counts.unchanged++;
+      else if (holdsAlready(list, found.document, record.data, ctx.cipher)) counts.unchanged++;
       else changed.push({ ...record, itemId: found.id });
     }
     // one key once per batch, so each record at most once: one statement for all
@@ -68,7 +69,8 @@ export async function writeBatch(
 
 interface StoredRecord {
   id: string;
-  data: Record<string, unknown>;
+  /** every stored value of the record, its slots' included (itemSlots.ts) */
+  document: Record<string, unknown>;
 }
 
 /** The records of the list whose key field holds one of the batch's key values. */
@@ -81,24 +83,26 @@ async function existingByKey(
   const { slug: key, slot } = keyField;
   const values = [...new Set(batch.flatMap((r) => keyOf(r.data, key) ?? []))];
   if (values.length === 0) return new Map();
-  const rows = await queryRows<StoredRecord & { k: string }>(
+  const rows = await queryRows<{ id: string; data: Record<string, unknown>; k: string }>(
     ctx.db,
     isSlotColumn(slot)
       ? // One probe of the slot's index per value. `offset 0` keeps the planner from turning
         // this into one scan of the whole list, which it prefers while the table's statistics
         // do not know the list yet — right after a large import, when a run again starts.
-        sql`select x.id, x.data, v.k from unnest(${pgTextArray(values)}::text[]) as v(k)
+        sql`select x.*, v.k from unnest(${pgTextArray(values)}::text[]) as v(k)
             cross join lateral (
-              select id, data from list_items
+              select id, data${slotColumnsSql()} from list_items
               where ${listScope(list.ownerId, list.id)}
                 and ${sql.identifier(slot)} = v.k
               offset 0) x`
       : // no slot: the list's records read once, whatever the number of values
-        sql`select id, data, data->>${key}::text as k from list_items
+        sql`select id, data${slotColumnsSql()}, data->>${key}::text as k from list_items
             where ${listScope(list.ownerId, list.id)}
               and data->>${key}::text = any(${pgTextArray(values)}::text[])`,
   );
-  return new Map(rows.map((r) => [r.k, { id: r.id, data: r.data }]));
+  return new Map(
+    rows.map((r) => [r.k, { id: r.id, document: storedDocument(list.fields, r.data, slotsOf(r)) }]),
+  );
 }
 
 /** `items.3.title: The items.3.title field is required.` → `The title field is required.` */

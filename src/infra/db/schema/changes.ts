@@ -38,7 +38,7 @@ export const changes = pgTable(
     /** list_item events: the list's field layout the stored values belong to */
     layout: integer('layout'),
     /**
-     * list_item events: `{data, created_at, updated_at}` as stored (sealed values stay
+     * list_item events: `{data, slots, created_at, updated_at}` as stored (sealed values stay
      * sealed); list and contact events: the shape the read methods answer; deletes: null.
      * `json`, not `jsonb`: it keeps the answer's key order (fields in the order they were sent).
      */

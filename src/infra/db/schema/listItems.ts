@@ -12,10 +12,10 @@ import {
 } from 'drizzle-orm/pg-core';
 
 /**
- * List records. `data` (slug → stored value) is the source of truth; the typed slot
- * columns mirror some fields so filters and sorts use generic btree indexes
- * (docs/records.md). Partial indexes keep lists that do not
- * use a slot from paying for it on insert.
+ * List records. The typed slot columns hold the values of the fields that have one, so
+ * filters and sorts use generic btree indexes; `data` (slug → stored value) holds the other
+ * fields (thin documents: src/lists/items/itemSlots.ts, docs/records.md). Partial indexes
+ * keep lists that do not use a slot from paying for it on insert.
  */
 export const listItems = pgTable(
   'list_items',

@@ -1,0 +1,84 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
+import { isSlotColumn, SLOT_FAMILIES, type SlotColumn } from '../slots.js';
+import { pgTextArray } from '../../infra/db/textArray.js';
+import type { StoredChanges } from './storedRow.js';
+
+/**
+ * Thin documents (docs/records.md): a slotted field's value lives in its slot column only,
+ * and `data` keeps the fields without a slot. Every read of a record therefore returns its
+ * slot columns too, and a field's stored value is taken from its slot. Records written
+ * before kept every value in `data` as well; their slots hold the same values, and a slot
+ * found empty falls back to `data`, so they read as they always did.
+ */
+
+/** Every slot column, in one fixed order. */
+export const SLOT_COLUMNS: readonly SlotColumn[] = [
+  ...SLOT_FAMILIES.text,
+  ...SLOT_FAMILIES.numeric,
+  ...SLOT_FAMILIES.time,
+  'contact_id',
+  'bot_id',
+];
+
+/** A record's slot columns, as the driver (or the change feed's JSON) gives them. */
+export type SlotValues = Partial<Record<SlotColumn, unknown>>;
+
+/** `, t1, t2, …` (of `alias` when given): the slot columns, for a select list or RETURNING. */
+export function slotColumnsSql(alias?: string): SQL {
+  const of = alias ? `${alias}.` : '';
+  return sql.raw(SLOT_COLUMNS.map((c) => `, ${of}${c}`).join(''));
+}
+
+/** The slot columns of the row `alias` as one JSON object (the change feed keeps it). */
+export function slotsJson(alias: string): SQL {
+  return sql.raw(
+    `json_build_object(${SLOT_COLUMNS.map((c) => `'${c}', ${alias}.${c}`).join(', ')})`,
+  );
+}
+
+/** The slot columns a raw row carries, or undefined when it carries none. */
+export function slotsOf(row: Record<string, unknown>): SlotValues | undefined {
+  let slots: SlotValues | undefined;
+  for (const column of SLOT_COLUMNS) {
+    if (column in row) (slots ??= {})[column] = row[column];
+  }
+  return slots;
+}
+
+/** A field's stored value in a record: from its slot when the slot holds one, else `data`. */
+export function storedValueOf(
+  field: StoredField,
+  data: Record<string, unknown>,
+  slots: SlotValues | undefined,
+): unknown {
+  if (slots && isSlotColumn(field.slot)) {
+    const slot = slots[field.slot];
+    if (slot !== null && slot !== undefined) return fieldTypeOf(field).fromSlot(slot);
+  }
+  return data[field.slug];
+}
+
+/** The record's whole stored document: every field's value, wherever it is kept. */
+export function storedDocument(
+  fields: readonly StoredField[],
+  data: Record<string, unknown>,
+  slots: SlotValues | undefined,
+): Record<string, unknown> {
+  if (!slots) return data;
+  const document: Record<string, unknown> = { ...data };
+  for (const field of fields) {
+    const value = storedValueOf(field, data, slots);
+    if (value !== undefined) document[field.slug] = value;
+  }
+  return document;
+}
+
+/**
+ * An update's new `data`: `current` without the values that now live in slots (a record
+ * written before thin documents kept them in both), merged with the values without a slot.
+ */
+export function keptData(current: SQL, changes: StoredChanges): SQL {
+  return sql`(${current} - ${pgTextArray(changes.slotted)}::text[]) || ${JSON.stringify(changes.kept)}::jsonb`;
+}
