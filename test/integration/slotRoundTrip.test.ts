@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { fieldTypeOf } from '../../src/lists/field-types/fieldTypeRegistry.js';
+import { SLOT_COLUMNS, slotArraySql, slotsOf } from '../../src/lists/items/itemSlots.js';
 import { slotSqlType, type SlotColumn } from '../../src/lists/slots.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
@@ -11,7 +12,8 @@ import { testAppForFile } from '../helpers/testAppForFile.js';
  * Thin documents (src/lists/items/itemSlots.ts) keep a slotted field's value in its slot
  * only, so reading a record rebuilds the value from the slot: FieldType.fromSlot must undo
  * toSlot for every value a type accepts, after the slot went through Postgres — read back by
- * the driver (a page, a record, an export) and as the change feed's JSON. Checked here on
+ * the driver (a record, a write's answer), as the change feed's JSON and as a page's one text
+ * of all slots (a page, an export). Checked here on
  * random inputs of every slotted type, through the real column types.
  */
 const t = testAppForFile({ tenants: [] });
@@ -84,6 +86,18 @@ describe('fromSlot undoes toSlot through Postgres (thin documents)', () => {
             expect(fieldType.fromSlot(row!.v)).toStrictEqual(stored);
             const fromJson = fieldType.fromSlot((JSON.parse(row!.j) as { v: unknown }).v);
             expect(fieldType.render(fromJson, f)).toStrictEqual(fieldType.render(stored, f));
+            // a page's form: every slot column in one JSON text (slotArraySql)
+            const columns = SLOT_COLUMNS.map((c) =>
+              c === slot
+                ? sql`${fieldType.toSlot(stored)}::${column} as ${sql.identifier(c)}`
+                : sql`null::${sql.raw(slotSqlType(c))} as ${sql.identifier(c)}`,
+            );
+            const [paged] = await queryRows<Record<string, unknown>>(
+              t.db,
+              sql`select 1 as one${slotArraySql()} from (select ${sql.join(columns, sql`, `)}) x`,
+            );
+            const fromPage = fieldType.fromSlot(slotsOf(paged!)![slot]);
+            expect(fieldType.render(fromPage, f)).toStrictEqual(fieldType.render(stored, f));
           }),
           { numRuns: 300 },
         );

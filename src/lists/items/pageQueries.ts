@@ -3,7 +3,7 @@ import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
-import { slotColumnsSql } from './itemSlots.js';
+import { slotArraySql } from './itemSlots.js';
 
 /**
  * Below this offset an unfiltered page reads its rows in one pass instead of the deferred
@@ -31,10 +31,10 @@ export function pageQuery(
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
   if (!filtered && offset < DIRECT_MAX_OFFSET) {
-    return sql`select id, data, created_at, updated_at${slotColumnsSql()} from ${listItems}
+    return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
       where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
   }
-  return sql`select id, data, created_at, updated_at${slotColumnsSql()} from ${listItems}
+  return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
     where owner_id = ${ownerId} and id in (${pageIdsQuery(where, orderBy, limit, offset)}) order by ${orderBy}`;
 }
 

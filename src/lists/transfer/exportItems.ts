@@ -10,7 +10,7 @@ import type { ItemQuery, Sort } from '../filters/query.js';
 import { collectErrors } from '../items/queryItems.js';
 import type { ListsContext } from '../context.js';
 import { toItemRow, type StoredItemRow } from '../items/foundItem.js';
-import { slotColumnsSql } from '../items/itemSlots.js';
+import { slotArraySql } from '../items/itemSlots.js';
 import { presentItem } from '../items/listItemPresenter.js';
 
 /** Records fetched at a time. */
@@ -63,7 +63,7 @@ export async function exportItems(
         const dir = sql.raw(stretch.direction);
         await db.execute(
           sql`declare export_items no scroll cursor for
-                select id, data, created_at, updated_at${slotColumnsSql()} from list_items
+                select id, data, created_at, updated_at${slotArraySql()} from list_items
                 where ${scoped} order by ${stretch.key} ${dir}, id ${dir}`,
         );
         const fetchPage = () =>
