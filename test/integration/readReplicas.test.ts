@@ -148,9 +148,9 @@ describe('read replicas (DATABASE_REPLICA_URLS)', () => {
   });
 
   it('/readyz and /metrics report the replica', async () => {
-    // a read once the replica has replayed everything: served by it
-    await new Promise((r) => setTimeout(r, 300));
-    await valuesRead(a);
+    // a read once the replica has replayed everything: served by it (waited for, not a fixed
+    // pause: on a loaded machine the replay took longer than 300 ms once)
+    await untilServedByReplica(a);
     const ready = await a.app.inject({ method: 'GET', url: '/readyz' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json().replicas).toEqual([

@@ -50,13 +50,16 @@ export async function moveShardGroup(
       return;
     } catch (err) {
       // Citus's deadlock detection may pick the move, which waits on the shards' locks while
-      // requests hold them: nothing moved, so it starts again
+      // requests hold them: nothing moved, so it starts again — after a pause that grows, so
+      // the requests that won get through first (at once, the same requests met it again)
       if (attempt >= MOVE_ATTEMPTS || sqlState(err) !== DEADLOCK) throw err;
+      await new Promise((resolve) => setTimeout(resolve, MOVE_PAUSE_MS * attempt));
     }
   }
 }
 
-const MOVE_ATTEMPTS = 5;
+const MOVE_ATTEMPTS = 8;
+const MOVE_PAUSE_MS = 250;
 const DEADLOCK = '40P01';
 
 /** The worker's next transaction id and the last value of its `changes` sequence. */
