@@ -4,8 +4,8 @@ import { listItems } from '../infra/db/schema/listItems.js';
 import { listSchemas, type ListSchemaRow } from '../infra/db/schema/listSchemas.js';
 import { isLookupableId, isOwnLiveList } from './schemas/listSchemaRepository.js';
 import type { FoundItem } from './items/foundItem.js';
-import { SLOT_COLUMNS, type SlotValues } from './items/itemSlots.js';
-import { SLOT_PROPERTY } from './slots.js';
+import type { SlotValues } from './items/itemSlots.js';
+import { SLOT_COLUMNS, SLOT_PROPERTY } from './slots.js';
 
 /**
  * The fixed queries every list or list item request starts with, prepared once per

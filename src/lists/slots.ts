@@ -63,6 +63,9 @@ export const SLOT_PROPERTY: Record<SlotColumn, keyof ItemInsert> = {
   bot_id: 'botId',
 };
 
+/** Every slot column, in one fixed order (SLOT_PROPERTY's). */
+export const SLOT_COLUMNS = Object.keys(SLOT_PROPERTY) as readonly SlotColumn[];
+
 const TIME_SLOTS: ReadonlySet<string> = new Set(SLOT_FAMILIES.time);
 const TEXT_SLOTS: ReadonlySet<string> = new Set(SLOT_FAMILIES.text);
 /** the two reference columns hold IDs, not the numeric family's decimals */

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { fieldTypeOf } from '../../src/lists/field-types/fieldTypeRegistry.js';
-import { SLOT_COLUMNS, slotArraySql, slotsOf } from '../../src/lists/items/itemSlots.js';
-import { slotSqlType, type SlotColumn } from '../../src/lists/slots.js';
+import { slotArraySql, slotsOf } from '../../src/lists/items/itemSlots.js';
+import { SLOT_COLUMNS, slotSqlType, type SlotColumn } from '../../src/lists/slots.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**

@@ -71,8 +71,8 @@ export function dayOf(date: Date): string {
 }
 
 /**
- * A time slot's value as it comes back: a Date from the driver, or the text JSON gives a
- * timestamptz (`2024-05-01T10:20:00+00:00`).
+ * A timestamptz as it comes back (a time slot, a record's timestamps): a Date from the
+ * driver, or text — JSON's form (`2024-05-01T10:20:00+00:00`), or a driver that gives one.
  */
 export function instantOf(slot: unknown): Date {
   return slot instanceof Date ? slot : new Date(String(slot));

@@ -10,7 +10,7 @@ import { isLookupableId } from '../schemas/listSchemaRepository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { listGuard, refuseInsert } from './itemRows.js';
 import { countInsertedBatch, transactionOr } from './batchTransaction.js';
-import { SLOT_PROPERTY, type SlotColumn, slotSqlType } from '../slots.js';
+import { SLOT_COLUMNS, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { slotColumnsSql } from './itemSlots.js';
 import {
@@ -34,8 +34,6 @@ export interface NewItemRow {
   changes: StoredChanges;
 }
 
-const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
-
 /**
  * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` what
  * `data` keeps, one typed column per slot, `k` the slots a row sets, `s` the slugs whose
@@ -43,7 +41,7 @@ const ALL_SLOTS = Object.keys(SLOT_PROPERTY) as SlotColumn[];
  * the batch's size.
  */
 function rowsOf(records: readonly Record<string, unknown>[]): SQL {
-  const shape = ALL_SLOTS.map(
+  const shape = SLOT_COLUMNS.map(
     (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
   );
   return sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
@@ -75,9 +73,9 @@ export async function insertItemRows(
   if (rows.length === 0) return;
   const stamp = now.toISOString();
   const records = rows.map(({ id, changes }) => ({ id, d: changes.kept, ...changes.slots }));
-  const columns = ALL_SLOTS.map((slot) => sql`, ${sql.identifier(slot)}`);
+  const columns = SLOT_COLUMNS.map((slot) => sql`, ${sql.identifier(slot)}`);
   const guard = listGuard(ownerId, listId, fieldsSeen);
-  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(ALL_SLOTS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
+  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
   const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})`;
   const citus = await onCitus(db);
   const written = await transactionOr(
@@ -190,7 +188,7 @@ export async function updateItemRows(
     s: changes.slotted,
     ...changes.slots,
   }));
-  const assignments = ALL_SLOTS.map((slot) => {
+  const assignments = SLOT_COLUMNS.map((slot) => {
     const column = sql.identifier(slot);
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });

@@ -1,5 +1,6 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { slotsOf, type SlotValues } from './itemSlots.js';
+import { instantOf } from '../field-types/instant.js';
 
 /** A list item as read back from its row. */
 export interface ItemRow {
@@ -30,13 +31,12 @@ export interface StoredItemRow extends SlotValues {
 
 /** node-postgres parses timestamptz into a Date; PGlite too, but a string is accepted. */
 export function toItemRow(row: StoredItemRow): ItemRow {
-  const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
   const slots = slotsOf(row as unknown as Record<string, unknown>);
   return {
     id: row.id,
     data: row.data,
     ...(slots ? { slots } : {}),
-    createdAt: asDate(row.created_at),
-    updatedAt: asDate(row.updated_at),
+    createdAt: instantOf(row.created_at),
+    updatedAt: instantOf(row.updated_at),
   };
 }

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
-import { isSlotColumn, SLOT_FAMILIES, type SlotColumn } from '../slots.js';
+import { isSlotColumn, SLOT_COLUMNS, slotSqlType, type SlotColumn } from '../slots.js';
 import { pgTextArray } from '../../infra/db/textArray.js';
 import type { StoredChanges } from './storedRow.js';
 
@@ -12,15 +12,6 @@ import type { StoredChanges } from './storedRow.js';
  * before kept every value in `data` as well; their slots hold the same values, and a slot
  * found empty falls back to `data`, so they read as they always did.
  */
-
-/** Every slot column, in one fixed order. */
-export const SLOT_COLUMNS: readonly SlotColumn[] = [
-  ...SLOT_FAMILIES.text,
-  ...SLOT_FAMILIES.numeric,
-  ...SLOT_FAMILIES.time,
-  'contact_id',
-  'bot_id',
-];
 
 /** A record's slot columns, as the driver (or the change feed's JSON) gives them. */
 export type SlotValues = Partial<Record<SlotColumn, unknown>>;
@@ -52,9 +43,8 @@ export function slotArraySql(): SQL {
   return SLOT_ARRAY;
 }
 
-const TIME: ReadonlySet<string> = new Set(SLOT_FAMILIES.time);
 const SLOT_ARRAY = sql.raw(
-  `, json_build_array(${SLOT_COLUMNS.map((c) => (TIME.has(c) ? utcText(c) : c)).join(', ')})::text as slot_values`,
+  `, json_build_array(${SLOT_COLUMNS.map((c) => (slotSqlType(c) === 'timestamptz' ? utcText(c) : c)).join(', ')})::text as slot_values`,
 );
 
 /** The slot columns a raw row carries, or undefined when it carries none. */
