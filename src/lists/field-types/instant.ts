@@ -72,8 +72,12 @@ export function dayOf(date: Date): string {
 
 /**
  * A timestamptz as it comes back (a time slot, a record's timestamps): a Date from the
- * driver, or text — JSON's form (`2024-05-01T10:20:00+00:00`), or a driver that gives one.
+ * driver, or text — JSON's form (`2024-05-01T10:20:00+00:00`), or Postgres's own
+ * (`2024-05-01 10:20:00+00`, a row returned whole). Not `new Date(text)` alone: V8 reads
+ * Postgres's form of the year 1, `0001-01-01 00:00:00+00`, as 2001.
  */
 export function instantOf(slot: unknown): Date {
-  return slot instanceof Date ? slot : new Date(String(slot));
+  if (slot instanceof Date) return slot;
+  const text = String(slot);
+  return parseInstant(text) ?? new Date(text);
 }
