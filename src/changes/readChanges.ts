@@ -121,7 +121,7 @@ function batchPage(filter: ChangeFilter, at: FeedCursor, n: number, checkExpiry:
  * The head of `accountId`'s feed: a snapshot to start a cursor at (`{ a: <it> }`). Taken by a
  * statement on the account's `changes` (it reads no row), not by a bare `select
  * pg_current_snapshot()`: on Citus that statement runs on the worker holding the account's
- * shard, whose transaction ids the account's changes carry (src/infra/db/citusChangeFeed.ts);
+ * shard, whose transaction ids the account's changes carry (src/changes/feedStamp.ts);
  * a bare one would take the coordinator's.
  */
 export async function feedHead(db: Pick<Database, 'execute'>, accountId: number): Promise<string> {

@@ -3,6 +3,8 @@ import { queryRows, type Database } from '../infra/db/client.js';
 import { onCitus } from '../infra/db/engine.js';
 import { contactsAsJson } from '../contacts/contactJson.js';
 import type { ChangeType } from './changeTypes.js';
+import { FEED_TXID } from './feedStamp.js';
+import { ownerConstant } from '../infra/db/ownerConstant.js';
 
 /** A contact a transaction wrote, and whether it created it. */
 export interface ChangedContact {
@@ -26,12 +28,15 @@ export async function recordContactChanges(
   const ids = `{${changed.map((c) => c.id).join(',')}}`;
   const created = `{${changed.flatMap((c) => (c.created ? [c.id] : [])).join(',')}}`;
   const rendered = contactsAsJson(ownerId, sql`SELECT unnest(${ids}::bigint[]) AS id`);
-  const feed = (source: SQL) => sql`INSERT INTO changes (account_id, type, bot_id, contact_id, data)
-    SELECT ${ownerId}::bigint,
+  // over the bot's row, so Citus runs the select on the owner's worker (feedStamp.ts)
+  const feed = (
+    source: SQL,
+  ) => sql`INSERT INTO changes (account_id, type, bot_id, contact_id, data, txid)
+    SELECT b.owner_id,
       CASE WHEN r.id = ANY(${created}::bigint[])
         THEN ${'contact.created' satisfies ChangeType} ELSE ${'contact.updated' satisfies ChangeType} END,
-      ${botId}::bigint, r.id, r.json::json
-    FROM ${source} ORDER BY r.id`;
+      b.id, r.id, r.json::json, ${FEED_TXID}
+    FROM bots b, ${source} WHERE b.owner_id = ${ownerConstant(ownerId)} AND b.id = ${botId} ORDER BY r.id`;
   let rows: { id: string | number; json: string }[];
   if (await onCitus(db)) {
     // Citus runs no INSERT in a CTE on one shard (infra/db/engine.ts): rendered first, then

@@ -1,6 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ChangeType } from './changeTypes.js';
 import { slotsJson } from '../lists/items/itemSlots.js';
+import { FEED_TXID } from './feedStamp.js';
+import { ownerConstant } from '../infra/db/ownerConstant.js';
 
 /**
  * The change feed's rows for list items a statement wrote, as a data-modifying CTE body: run in
@@ -16,11 +18,11 @@ export function itemChanges(
 ): SQL {
   // an update's `items` also returns `previous`, the row before it (previousRow)
   const previous = type === 'list_item.updated' ? sql`i.previous` : sql`null::jsonb`;
-  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
+  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous, txid)
     select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
       json_build_object('data', i.data, 'slots', ${slotsJson('i')}, 'created_at', i.created_at,
         'updated_at', i.updated_at),
-      ${previous}
+      ${previous}, ${FEED_TXID}
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }
 
@@ -42,8 +44,9 @@ export const LIST_FOR_CHANGES = sql`id, owner_id, bot_id, layout`;
  * it as `previous`, see previousRow).
  */
 export function deletedItemChanges(list: string, items: string): SQL {
-  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous)
-    select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id, i.previous
+  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous, txid)
+    select l.owner_id, ${'list_item.deleted' satisfies ChangeType}, l.id, l.bot_id, i.id, i.previous,
+      ${FEED_TXID}
     from ${sql.identifier(list)} l, ${sql.identifier(items)} i`;
 }
 
@@ -70,19 +73,19 @@ export function itemChangesAfter(
 ): SQL {
   const written = JSON.stringify(items.map(({ id, previous }, n) => ({ id, previous, n })));
   const source = sql`jsonb_to_recordset(${written}::jsonb) as p(id text, previous text, n int)`;
-  const list = sql`l.owner_id = ${ownerId} and l.id = ${listId}`;
+  const list = sql`l.owner_id = ${ownerConstant(ownerId)} and l.id = ${listId}`;
   if (type === 'list_item.deleted') {
-    return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous)
-      select l.owner_id, ${type}, l.id, l.bot_id, p.id, p.previous::jsonb
+    return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, previous, txid)
+      select l.owner_id, ${type}, l.id, l.bot_id, p.id, p.previous::jsonb, ${FEED_TXID}
       from list_schemas l, ${source}
       where ${list} order by p.n`;
   }
-  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous)
+  return sql`insert into changes (account_id, type, schema_id, bot_id, item_id, layout, data, previous, txid)
     select l.owner_id, ${type}, l.id, l.bot_id, i.id, l.layout,
       json_build_object('data', i.data, 'slots', ${slotsJson('i')}, 'created_at', i.created_at,
         'updated_at', i.updated_at),
-      p.previous::jsonb
+      p.previous::jsonb, ${FEED_TXID}
     from list_schemas l, ${source}
-    join list_items i on i.owner_id = ${ownerId} and i.id = p.id
+    join list_items i on i.owner_id = ${ownerConstant(ownerId)} and i.id = p.id
     where ${list} order by p.n`;
 }

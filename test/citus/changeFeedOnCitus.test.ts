@@ -17,7 +17,7 @@ import { createListViaApi } from '../helpers/viaApi.js';
  * accounts' shards (two workers, two phases) — and a reader per account following its feed in
  * small pages the whole time. What each reader saw, replayed, must be exactly what the
  * database holds, with no change twice; and every change row must carry the transaction id of
- * the worker that holds it (src/infra/db/citusChangeFeed.ts), which the readers' snapshots are
+ * the worker that holds it (src/changes/feedStamp.ts), which the readers' snapshots are
  * taken on.
  */
 const t = testAppForFile({ env: { RATE_LIMIT_PER_MINUTE: '1000000' } });

@@ -4,7 +4,7 @@ import {
   placementStatements,
   type ForeignKey,
 } from './distribution.js';
-import { CITUS_CHANGE_FEED_SQL } from './citusChangeFeed.js';
+import { CITUS_DROP_TRIGGERS } from './citusTriggers.js';
 import {
   CITUS_CONTACT_STATS_SQL,
   DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
@@ -28,11 +28,11 @@ export type CitusDistributionMode = 'transaction' | 'online';
  * Citus refuses to distribute a table that a local table refers to, and converts tables that
  * refer to a new reference table into "Citus local" tables (a copy of their rows). So every
  * foreign key of the placed tables is dropped first and added back once all are placed.
- * `list_schemas` keeps its row triggers (they write `list_layouts` of the same owner, on the
- * same worker), which Citus accepts only with `citus.enable_unsafe_triggers`; the contact
- * stats triggers are replaced (citusContactStats.ts), and `changes` gets a trigger that stamps
- * each row with the worker's transaction id (citusChangeFeed.ts). All in one transaction: a crash leaves
- * the tables as they were; foreign keys an online run killed midway left dropped come back. `online` places a database that keeps serving (citusOnlineDistribution.ts).
+ * The row triggers Citus would run only as "unsafe" are dropped first (citusTriggers.ts); the
+ * contact stats' statement triggers are replaced by one row trigger (citusContactStats.ts),
+ * the one trigger a placed database keeps. All in one transaction: a crash leaves the tables as
+ * they were; foreign keys an online run killed midway left dropped come back. `online` places
+ * a database that keeps serving (citusOnlineDistribution.ts).
  */
 export async function distributeOnCitus(
   run: RunSql,
@@ -40,6 +40,7 @@ export async function distributeOnCitus(
 ): Promise<boolean> {
   const { rows: ext } = await run(`select 1 from pg_extension where extname = 'citus'`);
   if (ext.length === 0) return false;
+  await run(CITUS_DROP_TRIGGERS);
   const placed = new Set(
     (
       (
@@ -127,10 +128,9 @@ async function runOnline(
 
 /**
  * The statements of distributeOnCitus, for the tables not placed yet. The rows a table holds
- * are copied into its shards by inserts, which fire the shards' row triggers: the triggers
- * this step adds come after the copies (else the contact stats would count every contact
- * again and the feed's existing rows would get new ids), and `list_layouts` is placed before
- * `list_schemas`, whose insert trigger writes it (distribution.ts).
+ * are copied into its shards by inserts, which fire the shards' row triggers: the contact stats
+ * trigger this step adds comes after the copies (else the stats would count every contact
+ * again).
  */
 export function citusDistributionSteps(
   fks: ForeignKey[],
@@ -142,12 +142,9 @@ export function citusDistributionSteps(
   for (const fk of fks) steps.push(`ALTER TABLE ${fk.tbl} DROP CONSTRAINT "${fk.conname}"`);
   // functions first: Citus refuses a function's creation after a parallel copy in the transaction
   const [statsFunction, statsTrigger] = CITUS_CONTACT_STATS_SQL;
-  const [feedFunction, feedTrigger] = CITUS_CHANGE_FEED_SQL;
   if (!placed.has('contacts')) steps.push(statsFunction!, ...DROP_POSTGRES_CONTACT_STATS_TRIGGERS);
-  if (!placed.has('changes')) steps.push(feedFunction!);
   steps.push(...placementStatements(placed));
   if (!placed.has('contacts')) steps.push(statsTrigger!);
-  if (!placed.has('changes')) steps.push(feedTrigger!);
   for (const fk of [...fks, ...missing])
     steps.push(`ALTER TABLE ${fk.tbl} ADD CONSTRAINT "${fk.conname}" ${fk.def}`);
   return steps;

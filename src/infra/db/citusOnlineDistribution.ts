@@ -1,5 +1,5 @@
 import { placementStatements, type ForeignKey } from './distribution.js';
-import { CITUS_CHANGE_FEED_SQL, CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ } from './citusChangeFeed.js';
+import { CITUS_CHANGES_TO_LOCAL_KEEPING_SEQ } from './citusChangeFeed.js';
 import {
   CITUS_CONTACT_STATS_SQL,
   DROP_POSTGRES_CONTACT_STATS_TRIGGERS,
@@ -14,8 +14,8 @@ import {
  * writes go on and blocks them only for its final switch (it needs `wal_level = logical` and a
  * primary key, and refuses to run inside a transaction). The reference tables are small and
  * are placed as before; the foreign keys come back `NOT VALID` and are then validated, a scan
- * that blocks no writer. The trigger swaps run in a transaction each, so no contact write
- * falls between the old stats triggers and the new one; they come before the copies, which
+ * that blocks no writer. The contact stats trigger swap runs in a transaction of its own, so
+ * no contact write falls between the old stats triggers and the new one; it comes before the copies, which
  * fire no trigger (rows arrive by replication), and so cover every write made meanwhile.
  * `changes` is made a Citus local table in a step of its own just before it is placed, so its
  * sequence goes on from where it stood (citusChangeFeed.ts).
@@ -39,7 +39,6 @@ export function citusOnlineSteps(
       ...CITUS_CONTACT_STATS_SQL,
       'COMMIT',
     );
-  if (!placed.has('changes')) steps.push('BEGIN', ...CITUS_CHANGE_FEED_SQL, 'COMMIT');
   steps.push(
     ...placementStatements(placed, 'create_distributed_table_concurrently', {
       // its first step would restart the feed's sequence at 1 (citusChangeFeed.ts): done here

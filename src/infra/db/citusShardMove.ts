@@ -17,17 +17,13 @@ export interface ShardMoveOptions {
   xidMargin?: number;
 }
 
-/** The `changes` sequence of a worker may run past any other's: bigint leaves the room. */
-const SEQ_MARGIN = 2n ** 32n;
-
 /**
  * Moves the shard group of `shardId` from one worker to another, keeping the change feed
- * whole. A moved `changes` row keeps the source's transaction id and `seq`
- * (src/infra/db/citusChangeFeed.ts), and readers hold cursors of the source's snapshots; the
- * target's counters are its own. So before the move the target's transaction ids are raised
- * past the source's (plus `xidMargin`) and its `changes` sequence past the source's: every
- * change written after the move then sorts after every change written before it, in the
- * snapshots' order and in `seq`, as one server's would.
+ * whole. A moved `changes` row keeps the source's transaction id (src/changes/feedStamp.ts),
+ * and readers hold cursors of the source's snapshots; the target's transaction ids are its
+ * own. So before the move they are raised past the source's (plus `xidMargin`): every change
+ * written after the move then sorts after every change written before it in the snapshots'
+ * order, as one server's would. (`seq` needs nothing: the coordinator hands it out.)
  */
 export async function moveShardGroup(
   run: RunSql,
@@ -36,10 +32,8 @@ export async function moveShardGroup(
   to: WorkerNode,
   { mode = 'auto', xidMargin = 100_000 }: ShardMoveOptions = {},
 ): Promise<void> {
-  const [sourceXid, sourceSeq] = (await onWorker(run, from, FEED_COUNTERS)).split(' ');
-  const goal = BigInt(sourceXid!) + BigInt(xidMargin);
-  await onWorker(run, to, raiseXids(goal));
-  await onWorker(run, to, raiseFeedSeq(BigInt(sourceSeq!) + SEQ_MARGIN));
+  const sourceXid = await onWorker(run, from, 'select pg_current_xact_id()::text');
+  await onWorker(run, to, raiseXids(BigInt(sourceXid) + BigInt(xidMargin)));
   for (let attempt = 1; ; attempt++) {
     try {
       await run(
@@ -62,27 +56,10 @@ const MOVE_ATTEMPTS = 8;
 const MOVE_PAUSE_MS = 250;
 const DEADLOCK = '40P01';
 
-/** The worker's next transaction id and the last value of its `changes` sequence. */
-const FEED_COUNTERS = `select pg_current_xact_id()::text || ' ' || last_value from changes_seq_seq`;
-
 /** Ends transactions one by one until the worker's transaction ids reach `goal`. */
 function raiseXids(goal: bigint): string {
   return `DO $$ BEGIN
     WHILE pg_current_xact_id() < '${goal}'::xid8 LOOP COMMIT; END LOOP;
-  END $$`;
-}
-
-/**
- * Sets the worker's `changes` sequence to at least `floor`. Citus gives each worker's copy a
- * range of its own (unique ids across workers), which a sequence past another worker's range
- * must leave; within an account, which is what `seq` orders, values stay unique, since a
- * move only ever raises the target past the rows it brings.
- */
-function raiseFeedSeq(floor: bigint): string {
-  return `DO $$ BEGIN
-    PERFORM set_config('citus.enable_ddl_propagation', 'off', true);
-    ALTER SEQUENCE changes_seq_seq MAXVALUE 9223372036854775807;
-    PERFORM setval('changes_seq_seq', greatest(last_value, ${floor})) FROM changes_seq_seq;
   END $$`;
 }
 

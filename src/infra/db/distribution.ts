@@ -7,11 +7,7 @@
  * migrator's own table lives in the `drizzle` schema and stays on the coordinator.)
  */
 
-/**
- * Distributed tables, by their tenant column, colocated with one another, in the order they
- * are placed: `list_layouts` before `list_schemas`, whose insert trigger writes it — placing
- * `list_schemas` copies its rows into the shards by inserts, which fire the trigger there.
- */
+/** Distributed tables, by their tenant column, colocated with one another, in the order they are placed. */
 export const DISTRIBUTED_TABLES = {
   bots: 'owner_id',
   list_layouts: 'owner_id',

@@ -6,6 +6,7 @@ import type { NewField } from './fieldDefinition.js';
 import { nextVersion } from '../listVersion.js';
 import { recordListChange } from '../../changes/recordLists.js';
 import { isOwnLiveList } from './listSchemaRepository.js';
+import { keepLayout, NEXT_LAYOUT } from './listLayouts.js';
 
 /** Fields a list may reach through addListSchemaField (only creation is capped at 30). */
 export const MAX_FIELDS_PER_LIST = 200;
@@ -49,9 +50,11 @@ export async function appendField(
         fields: [...list.fields, slot ? { ...field, slot } : field],
         updatedAt: now,
         version: nextVersion,
+        layout: NEXT_LAYOUT,
       })
       .where(and(eq(listSchemas.ownerId, ownerId), eq(listSchemas.id, schemaId)))
       .returning();
+    await keepLayout(tx, changed!);
     await recordListChange(tx, 'list_schema.field_added', changed!);
     return 'added';
   });
@@ -102,9 +105,11 @@ export async function removeField(
         fields: list.fields.filter((f) => f !== removed),
         updatedAt: now,
         version: nextVersion,
+        layout: NEXT_LAYOUT,
       })
       .where(and(eq(listSchemas.ownerId, ownerId), eq(listSchemas.id, schemaId)))
       .returning();
+    await keepLayout(tx, changed!);
     await recordListChange(tx, 'list_schema.field_deleted', changed!);
     await tx
       .insert(listFieldErasures)

@@ -2,6 +2,7 @@ import { and, asc, count, eq, isNull, lt, sql, type Placeholder } from 'drizzle-
 import type { Database } from '../../infra/db/client.js';
 import { listSchemas, projects, type ListSchemaRow } from '../../infra/db/schema/index.js';
 import { recordListChange } from '../../changes/recordLists.js';
+import { keepLayout } from './listLayouts.js';
 
 /** the limits: lists per project. */
 export const MAX_LISTS_PER_PROJECT = 5000;
@@ -84,7 +85,9 @@ export async function insertList(db: Database, list: NewList): Promise<ListSchem
       .returning({ listCount: projects.listCount });
     if (counted.length === 0) return undefined;
     const [row] = await tx.insert(listSchemas).values(list).returning();
-    if (row) await recordListChange(tx, 'list_schema.created', row);
+    if (!row) return undefined;
+    await keepLayout(tx, row);
+    await recordListChange(tx, 'list_schema.created', row);
     return row;
   });
 }
