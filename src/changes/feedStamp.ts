@@ -11,7 +11,8 @@ import { sql } from 'drizzle-orm';
  * different counter), but sends the SELECT of an `INSERT … SELECT` that reads a row of the
  * owner's colocated tables to the worker with the function in it, and evaluates it there. So
  * every feed write is an `INSERT … SELECT` over a row of the owner (the list, the bot), never
- * VALUES. A transaction that also wrote on other nodes commits there in two phases; until its
+ * VALUES, with the owner's id a constant (infra/db/ownerConstant.ts) so that the SELECT runs
+ * on that one shard, on the connection of the transaction's writes there. A transaction that also wrote on other nodes commits there in two phases; until its
  * `COMMIT PREPARED` reaches this worker, the worker's snapshots show it as running, so a batch
  * never holds half of it — the Postgres rule, on the worker.
  *
