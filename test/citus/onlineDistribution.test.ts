@@ -142,6 +142,16 @@ describe('placing an existing database on Citus', () => {
       const keysBefore = await foreignKeys(c);
       expect(keysBefore.length).toBeGreaterThan(0);
       await joinCluster(c);
+      // The kill must land before any concurrent copy starts: killed inside one, its backend
+      // goes on without a client, holding a logical replication slot the next start then
+      // waits behind (seen in CI: the test's 300 s ran out). So the placement is held at the
+      // last reference table (`change_feed_state`, no foreign keys, placed before every
+      // distributed table) by a write lock of the test's, taken before it starts and let go
+      // after the kill.
+      const holder = new pg.Client({ connectionString: url });
+      await holder.connect();
+      await holder.query('begin');
+      await holder.query('update change_feed_state set purged_seq = purged_seq');
       await oneShardCopyAtATime(async () => {
         // `npm run migrate` with the online placement, killed once it has dropped the keys
         const child = spawn(process.execPath, [path.join(ROOT, 'dist/migrateMain.js')], {
@@ -161,6 +171,8 @@ describe('placing an existing database on Citus', () => {
         );
         child.kill('SIGKILL');
         await exited;
+        await holder.query('rollback');
+        await holder.end();
         const { rows: distributed } = await c.query<{ n: string }>(
           `select count(*) as n from citus_tables where citus_table_type = 'distributed'`,
         );
