@@ -12,9 +12,10 @@ import { sql } from 'drizzle-orm';
  * owner's colocated tables to the worker with the function in it, and evaluates it there. So
  * every feed write is an `INSERT … SELECT` over a row of the owner (the list, the bot), never
  * VALUES, with the owner's id a constant (infra/db/ownerConstant.ts) so that the SELECT runs
- * on that one shard, on the connection of the transaction's writes there. A transaction that also wrote on other nodes commits there in two phases; until its
- * `COMMIT PREPARED` reaches this worker, the worker's snapshots show it as running, so a batch
- * never holds half of it — the Postgres rule, on the worker.
+ * on that one shard, on the connection of the transaction's writes there. A transaction that
+ * also wrote on other nodes commits there in two phases; until its `COMMIT PREPARED` reaches
+ * this worker, the worker's snapshots show it as running, so a batch never holds half of it —
+ * the Postgres rule, on the worker.
  *
  * `seq` is the identity's: on Citus the coordinator draws it when it writes the rows the
  * worker's SELECT returned, which is after the statement that wrote the record took its lock.

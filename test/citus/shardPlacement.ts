@@ -25,13 +25,11 @@ export function nodeUrl(database: string, port: number): string {
   return url.toString();
 }
 
-/** A worker's next transaction id and the last value of its `changes` sequence. */
-export async function feedCounters(url: string): Promise<{ xid: bigint; seq: bigint }> {
+/** The next transaction id of the node of `url`. */
+export async function nextXid(url: string): Promise<bigint> {
   return withAdmin(url, async (c) => {
-    const { rows } = await c.query<{ xid: string; seq: string }>(
-      `select pg_current_xact_id()::text as xid, last_value::text as seq from changes_seq_seq`,
-    );
-    return { xid: BigInt(rows[0]!.xid), seq: BigInt(rows[0]!.seq) };
+    const { rows } = await c.query<{ xid: string }>(`select pg_current_xact_id()::text as xid`);
+    return BigInt(rows[0]!.xid);
   });
 }
 
@@ -46,8 +44,8 @@ export async function spendXids(url: string, count: number): Promise<void> {
 
 /** Spends transaction ids on the node of `source` until they are `lead` ahead of `target`'s. */
 export async function putAhead(source: string, target: string, lead: number): Promise<void> {
-  const behind = (await feedCounters(source)).xid;
-  await spendXids(source, Math.max(0, Number((await feedCounters(target)).xid - behind) + lead));
+  const behind = await nextXid(source);
+  await spendXids(source, Math.max(0, Number((await nextXid(target)) - behind) + lead));
 }
 
 /** The shard group of `shardId` moved online by the service's moveShardGroup. */

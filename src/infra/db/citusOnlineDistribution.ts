@@ -15,8 +15,9 @@ import {
  * primary key, and refuses to run inside a transaction). The reference tables are small and
  * are placed as before; the foreign keys come back `NOT VALID` and are then validated, a scan
  * that blocks no writer. The contact stats trigger swap runs in a transaction of its own, so
- * no contact write falls between the old stats triggers and the new one; it comes before the copies, which
- * fire no trigger (rows arrive by replication), and so cover every write made meanwhile.
+ * no contact write falls between the old stats triggers and the new one; it comes before the
+ * copies, which fire no trigger (rows arrive by replication), and so covers every write made
+ * meanwhile.
  * `changes` is made a Citus local table in a step of its own just before it is placed, so its
  * sequence goes on from where it stood (citusChangeFeed.ts).
  *
