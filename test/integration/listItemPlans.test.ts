@@ -5,6 +5,7 @@ import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import { pageIdsQuery, pageQuery } from '../../src/lists/items/pageQueries.js';
+import { ONE_PASS_MAX_SKIPPED } from '../../src/lists/items/pageStrategy.js';
 import { call } from '../helpers/call.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
@@ -138,7 +139,7 @@ describe('unfiltered pages: one pass for the first pages, the deferred join past
       first.orderBy,
       50,
       offset,
-      false,
+      offset < ONE_PASS_MAX_SKIPPED,
     );
     const rows = await queryRows<{ 'QUERY PLAN': string }>(t.db, sql`explain ${query}`);
     return rows.map((r) => r['QUERY PLAN']).join('\n');

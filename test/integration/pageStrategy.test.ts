@@ -51,7 +51,10 @@ function queryOf(filters: Record<string, string>, orderBy: string): ItemQuery {
   };
 }
 
-async function pageIds(query: ItemQuery, offset: number, filterFirst: boolean) {
+/** The three ways of reading a filtered page: walking in one pass or not, filtering first. */
+type PageRead = 'walk' | 'one pass' | 'filter first';
+
+async function pageIds(query: ItemQuery, offset: number, read: PageRead) {
   const rows = await selectPage(
     t.db,
     {
@@ -59,7 +62,8 @@ async function pageIds(query: ItemQuery, offset: number, filterFirst: boolean) {
       where: compileWhere(query),
       segments: compileSort(query.sort),
       filtered: true,
-      filterFirst,
+      filterFirst: read === 'filter first',
+      walkInOnePass: read === 'one pass',
     },
     50,
     offset,
@@ -67,7 +71,7 @@ async function pageIds(query: ItemQuery, offset: number, filterFirst: boolean) {
   return rows.map((r) => r.id);
 }
 
-describe('filtered pages read by filtering first', () => {
+describe('filtered pages read by filtering first or in one pass', () => {
   const filters: Record<string, string>[] = [
     { city: 'like,a%' },
     { score: '<,10' },
@@ -91,11 +95,10 @@ describe('filtered pages read by filtering first', () => {
       for (const o of orders) {
         const query = queryOf(f, o);
         for (const offset of [0, 50, 350]) {
-          const walked = await pageIds(query, offset, false);
-          expect(
-            await pageIds(query, offset, true),
-            `${JSON.stringify(f)} ${o} @${offset}`,
-          ).toEqual(walked);
+          const walked = await pageIds(query, offset, 'walk');
+          const at = `${JSON.stringify(f)} ${o} @${offset}`;
+          expect(await pageIds(query, offset, 'filter first'), at).toEqual(walked);
+          expect(await pageIds(query, offset, 'one pass'), at).toEqual(walked);
           compared += walked.length;
         }
       }

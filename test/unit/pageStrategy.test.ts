@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
-import { filterFirst } from '../../src/lists/items/pageStrategy.js';
+import { filterFirst, walkInOnePass } from '../../src/lists/items/pageStrategy.js';
 import { storedField } from '../helpers/storedField.js';
 
 const field = (slug: string, type: string, slot?: string) =>
@@ -74,5 +74,30 @@ describe('how a filtered page is read (page strategy)', () => {
     expect(filterFirst(query({}, 'updated_at,asc', { contact: 7 }), 10_000, MILLION, 50)).toBe(
       true,
     );
+  });
+});
+
+describe('a walked page read in one pass (page strategy)', () => {
+  const q = query({ amount: '<,100000' }, 'day,asc');
+
+  it('reads the rows as it walks while the walk passes fewer than 500 other entries', () => {
+    // page 1 of 50: 10 % passes 450 entries, 50 % passes 50
+    expect(walkInOnePass(q, 100_000, MILLION, 0, 50)).toBe(true);
+    expect(walkInOnePass(q, 500_000, MILLION, 0, 50)).toBe(true);
+    // 5 % passes 950, 1 % 4,950: the deferred join tests those from the index
+    expect(walkInOnePass(q, 50_000, MILLION, 0, 50)).toBe(false);
+    expect(walkInOnePass(q, 10_000, MILLION, 0, 50)).toBe(false);
+    // a deeper page at 10 %: page 2 passes 950
+    expect(walkInOnePass(q, 100_000, MILLION, 50, 50)).toBe(false);
+  });
+
+  it('counts only the offset where the condition is on the sort column itself', () => {
+    const bounded = query({ amount: '<,10' }, 'amount,asc');
+    expect(walkInOnePass(bounded, 10, MILLION, 400, 50)).toBe(true);
+    expect(walkInOnePass(bounded, 10, MILLION, 500, 50)).toBe(false);
+  });
+
+  it('never where no index serves the sort', () => {
+    expect(walkInOnePass(query({ city: 'c1' }, 'flag,asc'), 500_000, MILLION, 0, 50)).toBe(false);
   });
 });

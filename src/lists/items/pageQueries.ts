@@ -4,21 +4,15 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { slotArraySql } from './itemSlots.js';
-
-/**
- * Below this offset an unfiltered page reads its rows in one pass instead of the deferred
- * join: half the planning (one relation, not two) and no second index probe per row. Deeper,
- * the deferred join wins: a one-pass read visits the heap for every row OFFSET skips (where
- * the two meet: docs/records.md).
- */
-const DIRECT_MAX_OFFSET = 500;
+import { ONE_PASS_MAX_SKIPPED } from './pageStrategy.js';
 
 /**
  * The page of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids
  * alone (index-only where an index serves the order), then fetches just the page's rows, so
- * a deep page passes over index entries, not rows (docs/records.md). A filtered page always
- * takes it: its inner query may filter on an index's included columns without visiting the
- * heap, which a one-pass read cannot. (Exported so a test can read its plan.)
+ * a deep page passes over index entries, not rows (docs/records.md); a filtered one may also
+ * test its conditions on an index's included columns without visiting the heap. A shallow
+ * page reads its rows in one pass instead (`onePass`): half the planning (one relation, not
+ * two) and no second probe per row. (Exported so a test can read its plan.)
  */
 export function pageQuery(
   ownerId: number,
@@ -26,11 +20,11 @@ export function pageQuery(
   orderBy: SQL,
   limit: number,
   offset: number,
-  filtered: boolean,
+  onePass: boolean,
 ): SQL {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
-  if (!filtered && offset < DIRECT_MAX_OFFSET) {
+  if (onePass) {
     return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
       where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
   }
@@ -51,10 +45,12 @@ export interface PageSelection {
   ownerId: number;
   where: SQL;
   segments: readonly SortSegment[];
-  /** whether getListItems has conditions (the unfiltered page may take the one-pass read) */
+  /** whether getListItems has conditions (an unfiltered page is read in one pass while shallow) */
   filtered: boolean;
   /** find the matches, then sort them, instead of walking the sort's index (pageStrategy.ts) */
   filterFirst: boolean;
+  /** a filtered page's walk reads its rows as it goes (pageStrategy.ts, walkInOnePass) */
+  walkInOnePass?: boolean;
   /**
    * The filtered total, when counted before the page: once the page reaches it there is no
    * later segment to ask (records without a value, for a page that did not fill).
@@ -74,12 +70,14 @@ export async function selectPage(
   offset: number,
 ): Promise<ItemRow[]> {
   const { ownerId, where, segments, filtered, filterFirst, total } = selection;
+  const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
   const rows: ItemRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
     const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
-    const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, filtered);
+    const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
+    const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, onePass);
     const got = (await queryRows<StoredItemRow>(db, query)).map(toItemRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;

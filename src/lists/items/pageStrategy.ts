@@ -15,6 +15,10 @@ import type { ItemQuery } from '../filters/query.js';
  * where it visits thousands of heap pages for a page of 50 (docs/records.md, "Choosing how a
  * filtered page is read"). So the walk is ruled out when filtering first reads fewer
  * entries, weighted by what a walked entry costs.
+ *
+ * A walk that passes few rows besides the page's own (a common value, a shallow page) reads
+ * the rows as it walks, in one pass: the deferred join would test those entries from the
+ * index only to look the page's rows up again by key, and plan the table twice.
  */
 
 /**
@@ -39,6 +43,15 @@ export const ORDER_INDEX_INCLUDES: Readonly<Record<string, readonly string[]>> =
  * Measured on 1,000,000 records (docs/benchmarks.md, "Filtered pages: walk or filter first").
  */
 const WALK_ENTRY_COST = { covered: 1, heap: 16 } as const;
+
+/**
+ * Rows a one-pass read may visit besides the page's own before the deferred join is cheaper:
+ * past it, the one pass reads each skipped row from the heap where the deferred join reads an
+ * index entry. Measured on 1,000,000 records, a page of 50 sorted by another field: one pass
+ * +40 % at 450 rows passed (10 %), even at 950 (5 %), half as fast at 9,950 (1 %)
+ * (docs/benchmarks.md, "One pass for shallow walks"). Unfiltered pages use it for OFFSET.
+ */
+export const ONE_PASS_MAX_SKIPPED = 500;
 
 /** The column the sort walks, or undefined when no index serves the order (a JSONB field). */
 function sortColumn(query: ItemQuery): string | undefined {
@@ -72,4 +85,26 @@ export function filterFirst(query: ItemQuery, matches: number, records: number, 
   const covered = filtered.every((c) => c !== undefined && included.includes(c));
   const walkEntries = (end * records) / Math.max(matches, 1);
   return matches <= walkEntries * WALK_ENTRY_COST[covered ? 'covered' : 'heap'];
+}
+
+/**
+ * Whether a walked filtered page (filterFirst false) reads its rows in one pass: the sort has
+ * an index, and the walk passes fewer than ONE_PASS_MAX_SKIPPED entries besides the page's rows.
+ * A condition on the sort column itself starts the walk at its bound, so it passes the offset
+ * alone.
+ */
+export function walkInOnePass(
+  query: ItemQuery,
+  matches: number,
+  records: number,
+  offset: number,
+  limit: number,
+): boolean {
+  const walked = sortColumn(query);
+  if (walked === undefined) return false;
+  const end = offset + limit;
+  const walkEntries = filterColumns(query).includes(walked)
+    ? end
+    : (end * records) / Math.max(matches, 1);
+  return walkEntries - limit < ONE_PASS_MAX_SKIPPED;
 }

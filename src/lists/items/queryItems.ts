@@ -18,7 +18,7 @@ import {
 import { requireOwnList } from '../listAccess.js';
 import { presentItem } from './listItemPresenter.js';
 import { selectPage } from './pageQueries.js';
-import { filterFirst } from './pageStrategy.js';
+import { filterFirst, walkInOnePass } from './pageStrategy.js';
 import { currentTotal, type TotalTarget } from './listTotals.js';
 
 export interface ItemQueryInput {
@@ -94,6 +94,8 @@ export async function queryItems(
             filtered,
             filterFirst:
               filtered && filterFirst(query, total, list.itemCount, offset + input.limit),
+            walkInOnePass:
+              filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
             total: filtered ? total : undefined,
           },
           input.limit,
