@@ -1,5 +1,5 @@
 import { accept, ORDERED_OPERATORS, reject, type FieldType } from './fieldType.js';
-import { dayOf, instantOf, parseDay, parseInstant } from './instant.js';
+import { dayOf, instantOf, isIsoUtc, parseDay, parseInstant } from './instant.js';
 
 /**
  * `date`: a UTC day. Accepted: `YYYY-MM-DD`, or a date-time (as for `datetime`) whose UTC
@@ -14,7 +14,8 @@ export const dateType: FieldType = {
     return instant ? accept(dayOf(instant)) : reject('must be a date (YYYY-MM-DD)');
   },
   toSlot: (stored) => `${String(stored)}T00:00:00Z`,
-  fromSlot: (slot) => dayOf(instantOf(slot)),
+  fromSlot: (slot) =>
+    typeof slot === 'string' && isIsoUtc(slot) ? slot.slice(0, 10) : dayOf(instantOf(slot)),
   render: (stored) => `${String(stored)}T00:00:00.000Z`,
   filter: {
     // getListItems: compared by UTC day; the compiler turns the day into a [day, next day) range.

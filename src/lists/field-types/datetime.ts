@@ -1,5 +1,5 @@
 import { accept, ORDERED_OPERATORS, reject, type FieldType } from './fieldType.js';
-import { instantOf, parseInstant } from './instant.js';
+import { instantOf, isIsoUtc, parseInstant } from './instant.js';
 
 const MESSAGE = 'must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset)';
 
@@ -16,7 +16,9 @@ export const datetimeType: FieldType = {
     return instant ? accept(instant.toISOString()) : reject(MESSAGE);
   },
   toSlot: (stored) => String(stored),
-  fromSlot: (slot) => instantOf(slot).toISOString(),
+  // a page's slot text is the rendered form already: no Date made and written back
+  fromSlot: (slot) =>
+    typeof slot === 'string' && isIsoUtc(slot) ? slot : instantOf(slot).toISOString(),
   render: (stored) => stored,
   filter: {
     kind: 'datetime',

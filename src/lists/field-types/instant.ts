@@ -71,6 +71,20 @@ export function dayOf(date: Date): string {
 }
 
 /**
+ * Whether a time slot's text is already what toISOString writes (`2024-05-01T10:20:00.000Z`):
+ * as a page reads its slots (items/itemSlots.ts, to_char in UTC), the one form of the year
+ * range 1–9999 that the driver, JSON and Postgres's own text never give.
+ */
+export function isIsoUtc(text: string): boolean {
+  return (
+    text.length === 24 &&
+    text.charCodeAt(10) === 84 && // T
+    text.charCodeAt(19) === 46 && // .
+    text.charCodeAt(23) === 90 // Z
+  );
+}
+
+/**
  * A timestamptz as it comes back (a time slot, a record's timestamps): a Date from the
  * driver, or text — JSON's form (`2024-05-01T10:20:00+00:00`), or Postgres's own
  * (`2024-05-01 10:20:00+00`, a row returned whole). Not `new Date(text)` alone: V8 reads

@@ -1,6 +1,6 @@
 import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
-import { JsonText, stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
+import type { JsonText } from '../../shared/orderedJson.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { ItemRow } from './foundItem.js';
 import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
@@ -16,7 +16,7 @@ import {
   type ListReadCache,
 } from './readCache.js';
 import { requireOwnList } from '../listAccess.js';
-import { presentItem } from './listItemPresenter.js';
+import { itemWriter } from './listItemPresenter.js';
 import { selectPage } from './pageQueries.js';
 import { filterFirst, walkInOnePass } from './pageStrategy.js';
 import { currentTotal, type TotalTarget } from './listTotals.js';
@@ -36,8 +36,8 @@ export interface ItemQueryInput {
 /** No list holds this many records: a page beyond it is empty without asking Postgres. */
 const MAX_OFFSET = 1e12;
 
-/** A record as answered: presented now, or its JSON as written when first answered. */
-type PresentedItem = OrderedObject | JsonText;
+/** A record as answered: its JSON, written now or when first answered (listItemPresenter.ts). */
+type PresentedItem = JsonText;
 
 /**
  * getListItems. The unfiltered total is the list's counter (kept with every insert and
@@ -135,15 +135,13 @@ async function pageItems(
   key: string,
   select: () => Promise<ItemRow[]>,
 ): Promise<PresentedItem[]> {
-  const present = (rows: ItemRow[]) => rows.map((row) => presentItem(fields, row, ctx.cipher));
+  const present = (rows: ItemRow[]) => rows.map(itemWriter(fields, ctx.cipher));
   if (!ctx.readCache.enabled) return present(await select());
   const sealed = fields.some((f) => f.is_encryptable);
   const page = await ctx.readCache.pageOr(key, async (): Promise<CachedPage> => {
     const rows = await select();
     // written once: the same text is remembered and answered now
-    return sealed
-      ? { rows }
-      : { json: present(rows).map((item) => new JsonText(stringifyJson(item))) };
+    return sealed ? { rows } : { json: present(rows) };
   });
   return 'json' in page ? page.json : present(page.rows);
 }
