@@ -14,7 +14,7 @@ export interface ListsContext {
   cipher: FieldCipher;
   clock: () => Date;
   queries: ListQueries;
-  /** lists addListItem read lately (recentLists.ts) */
+  /** lists addListItem and getListItems read lately (recentLists.ts) */
   recentLists: RecentLists;
   /** getListItems answers per list version (readCache.ts) */
   readCache: ListReadCache;

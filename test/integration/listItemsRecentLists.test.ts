@@ -5,8 +5,9 @@ import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
  * addListItem remembers the lists it inserted into (src/lists/items/recentLists.ts) and
- * skips their lookup. Every change made behind its back must still be answered from the
- * database's current list.
+ * skips their lookup, and so does getListItems for a filter never sent before
+ * (src/lists/items/listRead.ts). Every change made behind their back must still be answered
+ * from the database's current list.
  */
 const t = testAppForFile({ redis: false, tenants: ['owner', 'other'] });
 
@@ -26,8 +27,11 @@ const add = (schemaId: string, data: Record<string, unknown>, key = t.owner.apiK
 
 /** Postgres queries sent while `run` runs, counted at the real client. */
 let counting: { sent: number } | undefined;
-onEveryStatement(() => {
+/** where the text of each statement goes while a test collects them */
+let statementSink: ((text: string) => void) | undefined;
+onEveryStatement(({ text }) => {
   if (counting) counting.sent++;
+  statementSink?.(text);
 });
 async function queriesDuring(run: () => Promise<unknown>): Promise<number> {
   const during = { sent: 0 };
@@ -103,5 +107,90 @@ describe('addListItem with a remembered list', () => {
     const res = await add(id, { title: 'v' });
     expect(res.status).toBe(404);
     expect(res.body.errors).toHaveProperty('schema_id');
+  });
+});
+
+describe('getListItems with a remembered list: a filter never sent before', () => {
+  const read = (schemaId: string, params: Record<string, unknown>, key = t.owner.apiKey) =>
+    call(t.app, 'getListItems', { schema_id: schemaId, ...params }, { key });
+
+  it('counts without reading the list first, in one statement with the list', async () => {
+    const id = await newList([field('title', 'string')]);
+    for (const title of ['a', 'b', 'b']) expect((await add(id, { title })).status).toBe(201);
+    expect((await read(id, {})).status).toBe(200);
+    const sent: string[] = [];
+    const record = (text: string) => sent.push(text);
+    const res = await (async () => {
+      statementSink = record;
+      try {
+        return await read(id, { filters: { title: 'b' } });
+      } finally {
+        statementSink = undefined;
+      }
+    })();
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total).toBe(2);
+    expect(res.body.data.map((r: { title: string }) => r.title)).toEqual(['b', 'b']);
+    // the count (with the list's row) and the page: no lookup of the list before them
+    const ofLists = sent.filter((text) => /list_schemas|list_items/.test(text));
+    expect(ofLists).toHaveLength(2);
+    expect(ofLists[0]).toMatch(/count\(\*\)[\s\S]*list_schemas/);
+  });
+
+  it('answers with the fields as they are now, after a field was added and one deleted', async () => {
+    const id = await newList([field('title', 'string'), field('note', 'string')]);
+    expect((await add(id, { title: 't', note: 'n' })).status).toBe(201);
+    expect((await read(id, {})).status).toBe(200);
+    const added = await call(
+      t.app,
+      'addListSchemaField',
+      { schema_id: id, field: field('score', 'number') },
+      { key: t.owner.apiKey },
+    );
+    expect(added.status).toBe(204);
+    expect((await add(id, { title: 't', score: '5' })).status).toBe(201);
+    const scored = await read(id, { filters: { score: '>,1' } });
+    expect(scored.status).toBe(200);
+    expect(scored.body.meta.total).toBe(1);
+    expect(scored.body.data[0]).toMatchObject({ title: 't', score: 5, note: null });
+    const removed = await call(
+      t.app,
+      'deleteListSchemaField',
+      { schema_id: id, slug: 'note' },
+      { key: t.owner.apiKey },
+    );
+    expect(removed.status).toBe(204);
+    // a filter on the deleted field is skipped, as on a fresh read, and no record shows it
+    const res = await read(id, { filters: { note: 'n', title: 't' } });
+    expect(res.status).toBe(200);
+    expect(res.body.meta.total).toBe(2);
+    for (const item of res.body.data) expect(item).not.toHaveProperty('note');
+  });
+
+  it('refuses an order the fields now refuse, and answers 404 once the list is deleted', async () => {
+    const id = await newList([field('title', 'string'), field('rank', 'number')]);
+    expect((await add(id, { title: 't', rank: '1' })).status).toBe(201);
+    expect((await read(id, {})).status).toBe(200);
+    const removed = await call(
+      t.app,
+      'deleteListSchemaField',
+      { schema_id: id, slug: 'rank' },
+      { key: t.owner.apiKey },
+    );
+    expect(removed.status).toBe(204);
+    const refused = await read(id, { filters: { title: 'x' }, order_by: 'rank,asc' });
+    expect(refused.status).toBe(422);
+    expect(refused.body.errors).toHaveProperty('order_by');
+    expect((await read(id, { filters: { title: 't' } }, t.other.apiKey)).status).toBe(403);
+    const deleted = await call(
+      t.app,
+      'deleteListSchema',
+      { schema_id: id },
+      { key: t.owner.apiKey },
+    );
+    expect(deleted.status).toBe(204);
+    const gone = await read(id, { filters: { title: 'y' } });
+    expect(gone.status).toBe(404);
+    expect(gone.body.errors).toHaveProperty('schema_id');
   });
 });

@@ -8,7 +8,7 @@ import { fieldTypeOf, FIELD_TYPES } from '../../src/lists/field-types/fieldTypeR
 import type { ItemRow } from '../../src/lists/items/foundItem.js';
 import type { SlotValues } from '../../src/lists/items/itemSlots.js';
 import { itemWriter, presentItem } from '../../src/lists/items/listItemPresenter.js';
-import { assignSlots, slotSqlType } from '../../src/lists/slots.js';
+import { assignSlots, isSlotColumn, slotSqlType } from '../../src/lists/slots.js';
 import { stringifyJson } from '../../src/shared/orderedJson.js';
 import { storedField } from '../helpers/storedField.js';
 
@@ -83,7 +83,7 @@ const rowArb: fc.Arbitrary<{ row: ItemRow; expected: Record<string, unknown> }> 
       const stored: StoredValue = parsed.value;
       expected[field.slug] = JSON.parse(JSON.stringify(type.render(stored, field)));
       if (field.is_encryptable) data[field.slug] = cipher.encrypt(JSON.stringify(stored));
-      else if (field.slot) {
+      else if (isSlotColumn(field.slot)) {
         const text = type.toSlot(stored);
         slotted[field.slot] =
           slotSqlType(field.slot) === 'timestamptz'

@@ -36,15 +36,27 @@ interface TotalRow {
   n: string | number;
   version: string | number;
   layout: number;
+  item_count: string | number | null;
+  live: boolean | null;
   snapshot: string;
 }
 
-/** Counts the matches, reading the list's version and layout in the same snapshot. */
-export async function countTotal(target: TotalTarget): Promise<SnapshotTotal> {
+/** A counted total, with the list's record count in the same snapshot. */
+export interface CountedTotal extends SnapshotTotal {
+  /** undefined when the list is gone or deleted */
+  itemCount: number | undefined;
+}
+
+/**
+ * Counts the matches, reading the list's version, layout and record count in the same
+ * snapshot (a read of a remembered list takes the list from here: listRead.ts).
+ */
+export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
   const { db, ownerId, listId, where } = target;
   const [row] = await queryRows<TotalRow>(
     db,
-    sql`select c.n, l.version, l.layout, pg_current_snapshot()::text as snapshot
+    sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
+          pg_current_snapshot()::text as snapshot
         from (select count(*) as n from ${listItems} where ${where}) c
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
   );
@@ -54,6 +66,7 @@ export async function countTotal(target: TotalTarget): Promise<SnapshotTotal> {
     version: row?.version == null ? -1 : Number(row.version),
     layout: row?.layout ?? -1,
     snapshot: row?.snapshot ?? '',
+    itemCount: row?.live === true ? Number(row.item_count) : undefined,
   };
 }
 

@@ -63,6 +63,14 @@ export class ListReadCache {
     return this.total(key) ?? this.once(`t:${key}`, count, (n) => this.rememberTotal(key, n));
   }
 
+  /**
+   * `count`'s answer for a selection this instance has no total of (listRead.ts), shared by
+   * every request that asks for it while it runs, as totalOr shares the count of a version.
+   */
+  firstCountOr<V>(selection: string, count: () => Promise<V>): Promise<V> {
+    return this.once(`f:${selection}`, count, () => undefined);
+  }
+
   /** The newest remembered total of a selection, whatever its version (listTotals.ts). */
   latestTotal(selection: string): SnapshotTotal | undefined {
     return touch(this.latest, selection);

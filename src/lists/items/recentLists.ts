@@ -4,7 +4,8 @@ const MAX_LISTS = 5000;
 const TTL_MS = 60_000;
 
 /**
- * Lists that addListItem read lately, so a run of inserts into one list skips the lookup
+ * Lists that addListItem and getListItems read lately, so a run of inserts into one list (or
+ * of reads with filters never sent before: items/listRead.ts) skips the lookup
  * round trip, a large share of a single insert (docs/records.md). Safe because the insert
  * itself is guarded: it writes only while the list is live and its fields are the ones the
  * values were validated against (itemRows.ts), and any failure on a remembered list is

@@ -7,7 +7,7 @@ import { fieldExpression } from '../filters/columns.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery, Sort } from '../filters/query.js';
-import { collectErrors } from '../items/queryItems.js';
+import { collectErrors } from '../items/listRead.js';
 import type { ListsContext } from '../context.js';
 import { toItemRow, type StoredItemRow } from '../items/foundItem.js';
 import { slotArraySql } from '../items/itemSlots.js';

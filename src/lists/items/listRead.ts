@@ -1,0 +1,148 @@
+import type { SQL } from 'drizzle-orm';
+import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
+import type { ItemContext } from '../context.js';
+import { compileWhere, isFiltered } from '../filters/compile.js';
+import { parseFilters } from '../filters/parseFilters.js';
+import { parseOrderBy } from '../filters/parseOrderBy.js';
+import type { ItemQuery } from '../filters/query.js';
+import { requireOwnList } from '../listAccess.js';
+import { countTotal, currentTotal, type TotalTarget } from './listTotals.js';
+import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
+
+/** What getListItems reads a page with: the list, the parsed query and the total. */
+export interface ListRead {
+  list: Pick<ListSchemaRow, 'id' | 'ownerId' | 'fields' | 'itemCount' | 'version'>;
+  query: ItemQuery;
+  where: SQL;
+  filtered: boolean;
+  /** the list's counter unfiltered; filtered, remembered, advanced or counted (listTotals.ts) */
+  total: number;
+}
+
+/** The filters, order and links of a request, as getListItems reads them. */
+export interface QueryParams {
+  filters?: unknown;
+  orderBy?: unknown;
+  contactId?: number;
+  botId?: number;
+}
+
+/**
+ * The list, then its total: the unfiltered total is the list's counter (kept with every
+ * insert and delete); a filtered one is remembered, advanced over the writes since, or
+ * counted. The list is remembered for the next read (rememberedListRead).
+ */
+export async function listRead(
+  ctx: ItemContext,
+  schemaId: string,
+  params: QueryParams,
+): Promise<ListRead> {
+  const list = await requireOwnList(ctx, ctx.caller, schemaId);
+  ctx.recentLists.remember(list, ctx.clock().getTime());
+  const query = itemQuery(list, params);
+  const where = compileWhere(query);
+  const filtered = isFiltered(query);
+  const cache = ctx.readCache;
+  const total = filtered
+    ? await cache.totalOr(selectionKey(list, query), () =>
+        filteredTotal(cache, selectionOf(list.id, query), {
+          db: ctx.db,
+          ownerId: list.ownerId,
+          listId: list.id,
+          where,
+        }),
+      )
+    : list.itemCount;
+  return { list, query, where, filtered, total };
+}
+
+/**
+ * A filtered read this instance has no total of (a filter never sent before, as a bot's
+ * lookup of one user is), on a list read lately (recentLists.ts): the count and the list's
+ * row in one statement, instead of reading the list first. The list remembered gives the
+ * fields to compile the filter; the count's statement reads the list's layout in its
+ * snapshot, and the read stands only where the list is live and its fields unchanged.
+ * Otherwise (and for a filter the remembered fields refuse) undefined: listRead decides
+ * again on a fresh read, so no answer rests on a remembered list alone.
+ */
+export async function rememberedListRead(
+  ctx: ItemContext,
+  schemaId: string,
+  params: QueryParams,
+): Promise<ListRead | undefined> {
+  const list = ctx.recentLists.get(schemaId, ctx.clock().getTime());
+  // another account's list: the fresh read answers its 403
+  if (!list || list.ownerId !== ctx.caller.accountId) return undefined;
+  let query: ItemQuery;
+  try {
+    query = itemQuery(list, params);
+  } catch {
+    // perhaps only against the remembered fields: the fresh read refuses it, or not
+    return undefined;
+  }
+  const selection = selectionOf(list.id, query);
+  const cache = ctx.readCache;
+  if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
+  const where = compileWhere(query);
+  const counted = await cache.firstCountOr(selection, () =>
+    countTotal({ db: ctx.db, ownerId: list.ownerId, listId: list.id, where }),
+  );
+  if (counted.itemCount === undefined || counted.layout !== list.layout) {
+    ctx.recentLists.forget(list.id);
+    return undefined;
+  }
+  const now = { ...list, version: counted.version, itemCount: counted.itemCount };
+  cache.rememberLatest(selection, counted);
+  cache.rememberTotal(selectionKey(now, query), counted.total);
+  return { list: now, query, where, filtered: true, total: counted.total };
+}
+
+/** The request's query on the list's fields; one 422 for the filters and order_by both. */
+function itemQuery(list: ListSchemaRow, params: QueryParams): ItemQuery {
+  // the error rules: every failing parameter is listed, so filters and order_by are checked together.
+  const [conditions, sort] = collectErrors(
+    () => parseFilters(list.fields, params.filters),
+    () => parseOrderBy(list.fields, params.orderBy),
+  );
+  return {
+    ownerId: list.ownerId,
+    listId: list.id,
+    fields: list.fields,
+    conditions,
+    links: { contact: params.contactId, bot: params.botId },
+    sort,
+  };
+}
+
+/**
+ * A filtered total: the selection's last total brought forward over the writes since
+ * (listTotals.ts), or counted; either way remembered as the newest to advance from.
+ */
+async function filteredTotal(
+  cache: ListReadCache,
+  selection: string,
+  target: TotalTarget,
+): Promise<number> {
+  const now = await currentTotal(target, cache.latestTotal(selection));
+  cache.rememberLatest(selection, now);
+  return now.total;
+}
+
+/** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */
+export function collectErrors<A, B>(a: () => A, b: () => B): [A, B] {
+  const found: ValidationErrors = {};
+  const attempt = <T>(fn: () => T): T | undefined => {
+    try {
+      return fn();
+    } catch (err) {
+      if (!(err instanceof ValidationError)) throw err;
+      Object.assign(found, err.errors);
+      return undefined;
+    }
+  };
+  const first = attempt(a);
+  const second = attempt(b);
+  if (Object.keys(found).length > 0) throw domainErrors.validation(found);
+  return [first as A, second as B];
+}
