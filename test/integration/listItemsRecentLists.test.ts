@@ -111,6 +111,8 @@ describe('addListItem with a remembered list', () => {
 });
 
 describe('getListItems with a remembered list: a filter never sent before', () => {
+  const deleteField = (schemaId: string, slug: string) =>
+    call(t.app, 'deleteListSchemaField', { schema_id: schemaId, slug }, { key: t.owner.apiKey });
   const read = (schemaId: string, params: Record<string, unknown>, key = t.owner.apiKey) =>
     call(t.app, 'getListItems', { schema_id: schemaId, ...params }, { key });
 
@@ -153,12 +155,7 @@ describe('getListItems with a remembered list: a filter never sent before', () =
     expect(scored.status).toBe(200);
     expect(scored.body.meta.total).toBe(1);
     expect(scored.body.data[0]).toMatchObject({ title: 't', score: 5, note: null });
-    const removed = await call(
-      t.app,
-      'deleteListSchemaField',
-      { schema_id: id, slug: 'note' },
-      { key: t.owner.apiKey },
-    );
+    const removed = await deleteField(id, 'note');
     expect(removed.status).toBe(204);
     // a filter on the deleted field is skipped, as on a fresh read, and no record shows it
     const res = await read(id, { filters: { note: 'n', title: 't' } });
@@ -171,12 +168,7 @@ describe('getListItems with a remembered list: a filter never sent before', () =
     const id = await newList([field('title', 'string'), field('rank', 'number')]);
     expect((await add(id, { title: 't', rank: '1' })).status).toBe(201);
     expect((await read(id, {})).status).toBe(200);
-    const removed = await call(
-      t.app,
-      'deleteListSchemaField',
-      { schema_id: id, slug: 'rank' },
-      { key: t.owner.apiKey },
-    );
+    const removed = await deleteField(id, 'rank');
     expect(removed.status).toBe(204);
     const refused = await read(id, { filters: { title: 'x' }, order_by: 'rank,asc' });
     expect(refused.status).toBe(422);

@@ -157,8 +157,11 @@ describe('limit=1000 pages of 30-field records (getListItems, the limits)', () =
     console.log(
       `limit=1000 page: ${mb(bytes)} MB of JSON; heap peak +${mb(peak - baseline)} MB, retained after each round ${retained.map(mb).join(' / ')} MB`,
     );
-    // no growth from round to round: nothing is kept per request
-    expect(retained[2]! - retained[0]!).toBeLessThan(8 * 2 ** 20);
+    // no growth from round to round: nothing is kept per request. The last page answered may
+    // still be held when the heap is read (its records are a string each until sent: six
+    // rounds read 53.4 / 53.5 / 65.4 / 65.5 / 53.7 / 53.8 MB); a page kept per request would
+    // add 20 pages a round.
+    expect(retained[2]! - retained[0]!).toBeLessThan(8 * 2 ** 20 + bytes);
     // one page in flight costs a bounded multiple of its answer, not of the list
     expect(peak - baseline).toBeLessThan(bytes * 25);
   }, 120_000);

@@ -98,8 +98,11 @@ export async function rememberedListRead(
   return { list: now, query, where, filtered: true, total: counted.total };
 }
 
-/** The request's query on the list's fields; one 422 for the filters and order_by both. */
-function itemQuery(list: ListSchemaRow, params: QueryParams): ItemQuery {
+/**
+ * A request's query on the list's fields (getListItems, the lists export); one 422 for the
+ * filters and order_by both.
+ */
+export function itemQuery(list: ListSchemaRow, params: QueryParams): ItemQuery {
   // the error rules: every failing parameter is listed, so filters and order_by are checked together.
   const [conditions, sort] = collectErrors(
     () => parseFilters(list.fields, params.filters),

@@ -83,13 +83,14 @@ async function pageItems(
   key: string,
   select: () => Promise<ItemRow[]>,
 ): Promise<PresentedItem[]> {
-  const present = (rows: ItemRow[]) => rows.map(itemWriter(fields, ctx.cipher));
+  const present = (rows: ItemRow[], remembered = false) =>
+    rows.map(itemWriter(fields, ctx.cipher, remembered));
   if (!ctx.readCache.enabled) return present(await select());
   const sealed = fields.some((f) => f.is_encryptable);
   const page = await ctx.readCache.pageOr(key, async (): Promise<CachedPage> => {
     const rows = await select();
     // written once: the same text is remembered and answered now
-    return sealed ? { rows } : { json: present(rows) };
+    return sealed ? { rows } : { json: present(rows, true) };
   });
   return 'json' in page ? page.json : present(page.rows);
 }

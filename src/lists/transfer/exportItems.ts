@@ -4,10 +4,8 @@ import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import type { OrderedObject } from '../../shared/orderedJson.js';
 import { compileWhere } from '../filters/compile.js';
 import { fieldExpression } from '../filters/columns.js';
-import { parseFilters } from '../filters/parseFilters.js';
-import { parseOrderBy } from '../filters/parseOrderBy.js';
-import type { ItemQuery, Sort } from '../filters/query.js';
-import { collectErrors } from '../items/listRead.js';
+import type { Sort } from '../filters/query.js';
+import { itemQuery } from '../items/listRead.js';
 import type { ListsContext } from '../context.js';
 import { toItemRow, type StoredItemRow } from '../items/foundItem.js';
 import { slotArraySql } from '../items/itemSlots.js';
@@ -52,7 +50,7 @@ export async function exportItems(
   options: { filters?: unknown; orderBy?: unknown },
   write: (item: OrderedObject) => Promise<void>,
 ): Promise<number> {
-  const query = parseQuery(list, options);
+  const query = itemQuery(list, options);
   const where = compileWhere(query);
   return lists.db.transaction(
     async (tx) => {
@@ -85,23 +83,4 @@ export async function exportItems(
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
-}
-
-/** Filters and order checked together, as getListItems reports them (one 422's worth). */
-function parseQuery(
-  list: ListSchemaRow,
-  options: { filters?: unknown; orderBy?: unknown },
-): ItemQuery {
-  const [conditions, sort] = collectErrors(
-    () => parseFilters(list.fields, options.filters),
-    () => parseOrderBy(list.fields, options.orderBy),
-  );
-  return {
-    ownerId: list.ownerId,
-    listId: list.id,
-    fields: list.fields,
-    conditions,
-    links: {},
-    sort,
-  };
 }
