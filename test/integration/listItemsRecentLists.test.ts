@@ -22,6 +22,10 @@ async function newList(fields: Record<string, unknown>[]) {
   return res.body.data.id as string;
 }
 
+/** A list method called with the owner's key. */
+const asOwner = (method: string, params: Record<string, unknown>) =>
+  call(t.app, method, params, { key: t.owner.apiKey });
+
 const add = (schemaId: string, data: Record<string, unknown>, key = t.owner.apiKey) =>
   call(t.app, 'addListItem', { schema_id: schemaId, data }, { key });
 
@@ -97,12 +101,7 @@ describe('addListItem with a remembered list', () => {
     expect((await add(id, { title: 't' })).status).toBe(201);
     expect((await add(id, { title: 'x' }, t.other.apiKey)).status).toBe(403);
     expect((await add(id, { title: 'u' })).status).toBe(201);
-    const deleted = await call(
-      t.app,
-      'deleteListSchema',
-      { schema_id: id },
-      { key: t.owner.apiKey },
-    );
+    const deleted = await asOwner('deleteListSchema', { schema_id: id });
     expect(deleted.status).toBe(204);
     const res = await add(id, { title: 'v' });
     expect(res.status).toBe(404);
@@ -112,7 +111,7 @@ describe('addListItem with a remembered list', () => {
 
 describe('getListItems with a remembered list: a filter never sent before', () => {
   const deleteField = (schemaId: string, slug: string) =>
-    call(t.app, 'deleteListSchemaField', { schema_id: schemaId, slug }, { key: t.owner.apiKey });
+    asOwner('deleteListSchemaField', { schema_id: schemaId, slug });
   const read = (schemaId: string, params: Record<string, unknown>, key = t.owner.apiKey) =>
     call(t.app, 'getListItems', { schema_id: schemaId, ...params }, { key });
 
@@ -174,12 +173,7 @@ describe('getListItems with a remembered list: a filter never sent before', () =
     expect(refused.status).toBe(422);
     expect(refused.body.errors).toHaveProperty('order_by');
     expect((await read(id, { filters: { title: 't' } }, t.other.apiKey)).status).toBe(403);
-    const deleted = await call(
-      t.app,
-      'deleteListSchema',
-      { schema_id: id },
-      { key: t.owner.apiKey },
-    );
+    const deleted = await asOwner('deleteListSchema', { schema_id: id });
     expect(deleted.status).toBe(204);
     const gone = await read(id, { filters: { title: 'y' } });
     expect(gone.status).toBe(404);

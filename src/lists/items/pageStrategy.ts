@@ -83,8 +83,23 @@ export function filterFirst(query: ItemQuery, matches: number, records: number, 
   if (filtered.includes(walked)) return false;
   const included = ORDER_INDEX_INCLUDES[walked] ?? [];
   const covered = filtered.every((c) => c !== undefined && included.includes(c));
-  const walkEntries = (end * records) / Math.max(matches, 1);
-  return matches <= walkEntries * WALK_ENTRY_COST[covered ? 'covered' : 'heap'];
+  const entries = walkEntries(filtered, walked, matches, records, end);
+  return matches <= entries * WALK_ENTRY_COST[covered ? 'covered' : 'heap'];
+}
+
+/**
+ * The entries a walk of `walked` passes to fill a page ending at `end`: about
+ * `end × records / matches`, or just `end` where a condition is on the sort column itself
+ * (the walk starts at the condition's bound).
+ */
+function walkEntries(
+  filtered: readonly (string | undefined)[],
+  walked: string,
+  matches: number,
+  records: number,
+  end: number,
+): number {
+  return filtered.includes(walked) ? end : (end * records) / Math.max(matches, 1);
 }
 
 /**
@@ -102,9 +117,6 @@ export function walkInOnePass(
 ): boolean {
   const walked = sortColumn(query);
   if (walked === undefined) return false;
-  const end = offset + limit;
-  const walkEntries = filterColumns(query).includes(walked)
-    ? end
-    : (end * records) / Math.max(matches, 1);
-  return walkEntries - limit < ONE_PASS_MAX_SKIPPED;
+  const entries = walkEntries(filterColumns(query), walked, matches, records, offset + limit);
+  return entries - limit < ONE_PASS_MAX_SKIPPED;
 }
