@@ -6,10 +6,11 @@
  *
  *   npm run build && npx tsc -p tsconfig.bench.json && npx tsx bench/diagnosis/ab.ts \
  *     '/api/v1/…' --a 'dist/main.js' --b 'dist-bench/bench/servers/variantServer.js --auth off'
- * Uses the `lk_bench` database built by `npm run bench` (its API key) and Redis database 7.
+ * Uses the `lk_bench` database built by `npm run bench` (its API key), or with `--data sweep`
+ * the `lk_sweep` one of `npm run bench:sweep`, and Redis database 7.
  */
 import { benchArgs } from '../lib/args.js';
-import { apiPath, benchServerEnv } from '../lib/diagnosisEnv.js';
+import { apiPath, benchServerEnv, diagnosisData } from '../lib/diagnosisEnv.js';
 import { loadHttp } from '../lib/load.js';
 import { pairedRounds } from '../lib/pairedRounds.js';
 import { startServer, startServers } from '../lib/serverProcess.js';
@@ -20,6 +21,7 @@ const args = benchArgs({
     'Two server commands (what follows `node`) on one API path in paired rounds: each round,\nthe median round of each side and the median of the per-round ratios B/A.',
   positionals: '<API path with query>',
   options: {
+    data: 'bench|sweep  the data set: lk_bench (default) or lk_sweep (`npm run bench:sweep`)',
     a: "CMD  side A (default 'dist/main.js')",
     b: "CMD  side B (default 'dist/main.js')",
     rounds: 'N  paired rounds (default 10)',
@@ -31,7 +33,7 @@ const path = apiPath(args.positionals);
 const rounds = args.number('rounds', 10);
 const seconds = args.number('seconds', 2);
 const connections = args.number('connections', 10);
-const { apiKey, env } = await benchServerEnv();
+const { apiKey, env } = await benchServerEnv(diagnosisData(args.text('data')));
 const servers = await startServers(
   (['a', 'b'] as const).map(
     (side, n) => () =>

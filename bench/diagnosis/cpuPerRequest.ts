@@ -6,23 +6,25 @@
  * and after a change to the request path.
  *
  *   npm run build && npx tsx bench/diagnosis/cpuPerRequest.ts '/api/v1/getListSchema?schema_id=…'
- * Uses the `lk_bench` database built by `npm run bench` (its API key) and Redis database 7.
+ * Uses the `lk_bench` database built by `npm run bench` (its API key), or with `--data sweep`
+ * the `lk_sweep` one of `npm run bench:sweep`, and Redis database 7.
  */
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
 import { benchArgs } from '../lib/args.js';
-import { apiPath, benchServerEnv } from '../lib/diagnosisEnv.js';
+import { apiPath, benchServerEnv, diagnosisData } from '../lib/diagnosisEnv.js';
 import { cpuTicks, TICKS_PER_SECOND } from '../lib/procfs.js';
 import { startServer } from '../lib/serverProcess.js';
 
 const args = benchArgs({
   usage: 'npx tsx bench/diagnosis/cpuPerRequest.ts <API path with query> [options]',
   about:
-    'µs of CPU per request of the server, Postgres, Redis and the load generator on one API path\n(the `lk_bench` data set of `npm run bench`; `npm run build` first).',
+    'µs of CPU per request of the server, Postgres, Redis and the load generator on one API path\n(`--data`: the data set; `npm run build` first).',
   positionals: '<API path with query>',
   flags: { profile: 'run the server under node --cpu-prof, the profile into the temp directory' },
   options: {
+    data: 'bench|sweep  the data set: lk_bench (default) or lk_sweep (`npm run bench:sweep`)',
     seconds: 'N  seconds measured, after 3 s of warm-up (default 8)',
     connections: 'N  load connections (default 10)',
     rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',
@@ -44,7 +46,7 @@ function snapshot(): Map<string, { comm: string; ticks: number }> {
   return out;
 }
 
-const { apiKey, env } = await benchServerEnv();
+const { apiKey, env } = await benchServerEnv(diagnosisData(args.text('data')));
 const auth = args.text('auth');
 const server = await startServer({
   args: [

@@ -10,9 +10,13 @@ import { ONE_PASS_MAX_SKIPPED } from './pageStrategy.js';
  * The page of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids
  * alone (index-only where an index serves the order), then fetches just the page's rows, so
  * a deep page passes over index entries, not rows (docs/records.md); a filtered one may also
- * test its conditions on an index's included columns without visiting the heap. A shallow
- * page reads its rows in one pass instead (`onePass`): half the planning (one relation, not
- * two) and no second probe per row. (Exported so a test can read its plan.)
+ * test its conditions on an index's included columns without visiting the heap. The ids come
+ * back as an array the primary key is probed with, not as a join: Postgres then plans the two
+ * parts apart, where `id in (…)` has it weigh every way of joining the table to itself
+ * (planning 0.35 ms against 0.83, the same execution; docs/benchmarks.md, "The deferred
+ * join without a join"). A shallow page reads its rows in one pass instead (`onePass`): one
+ * relation planned, not two, and no second probe per row. (Exported so a test can read its
+ * plan.)
  */
 export function pageQuery(
   ownerId: number,
@@ -29,7 +33,8 @@ export function pageQuery(
       where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
   }
   return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
-    where owner_id = ${ownerId} and id in (${pageIdsQuery(where, orderBy, limit, offset)}) order by ${orderBy}`;
+    where owner_id = ${ownerId} and id = any(array(${pageIdsQuery(where, orderBy, limit, offset)}))
+    order by ${orderBy}`;
 }
 
 /**
