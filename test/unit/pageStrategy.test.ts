@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseFilters } from '../../src/lists/filters/parseFilters.js';
-import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
-import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { filterFirst, walkInOnePass } from '../../src/lists/items/pageStrategy.js';
-import { storedField } from '../helpers/storedField.js';
+import { itemQueryOn, slottedField as field } from '../helpers/itemQuery.js';
 
-const field = (slug: string, type: string, slot?: string) =>
-  storedField(slug, type, slot ? { slot } : {});
 const FIELDS = [
   field('city', 'string', 't1'),
   field('segment', 'string', 't2'),
@@ -17,16 +12,8 @@ const FIELDS = [
   field('contact', 'contact', 'contact_id'),
 ];
 
-function query(filters: Record<string, string>, orderBy: string, links = {}): ItemQuery {
-  return {
-    ownerId: 1,
-    listId: 'l',
-    fields: FIELDS,
-    conditions: parseFilters(FIELDS, filters),
-    links,
-    sort: parseOrderBy(FIELDS, orderBy),
-  };
-}
+const query = (filters: Record<string, string>, orderBy: string, links = {}) =>
+  itemQueryOn(FIELDS, filters, orderBy, links);
 
 const MILLION = 1_000_000;
 

@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import * as schema from './schema/index.js';
+import { boundShapeStatements } from './statementNames.js';
 
 /** The one query interface the service uses, on Postgres and on embedded PGlite alike. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -74,7 +75,8 @@ export function connectPostgres(
   // away (the crash test stopped the process that way). Its next query fails instead.
   pool.on('connect', (client) => {
     client.on('error', () => undefined);
-    if (!named) dropStatementNames(client);
+    if (named) boundShapeStatements(client);
+    else dropStatementNames(client);
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
   return { db, kind: 'postgres', pool, close: () => pool.end() };

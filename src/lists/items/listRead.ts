@@ -8,6 +8,7 @@ import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery } from '../filters/query.js';
 import { requireOwnList } from '../listAccess.js';
 import { countTotal, currentTotal, type TotalTarget } from './listTotals.js';
+import { hasPinnedPlan } from './pinnedPlans.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
 /** What getListItems reads a page with: the list, the parsed query and the total. */
@@ -51,6 +52,7 @@ export async function listRead(
           ownerId: list.ownerId,
           listId: list.id,
           where,
+          named: hasPinnedPlan(query),
         }),
       )
     : list.itemCount;
@@ -86,7 +88,13 @@ export async function rememberedListRead(
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const where = compileWhere(query);
   const counted = await cache.firstCountOr(selection, () =>
-    countTotal({ db: ctx.db, ownerId: list.ownerId, listId: list.id, where }),
+    countTotal({
+      db: ctx.db,
+      ownerId: list.ownerId,
+      listId: list.id,
+      where,
+      named: hasPinnedPlan(query),
+    }),
   );
   if (counted.itemCount === undefined || counted.layout !== list.layout) {
     ctx.recentLists.forget(list.id);

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
+import { queryShapeRows } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
@@ -56,6 +57,8 @@ export interface PageSelection {
   filterFirst: boolean;
   /** a filtered page's walk reads its rows as it goes (pageStrategy.ts, walkInOnePass) */
   walkInOnePass?: boolean;
+  /** filtering first has the same plan for any value: its statement goes under a name (pinnedPlans.ts) */
+  named?: boolean;
   /**
    * The filtered total, when counted before the page: once the page reaches it there is no
    * later segment to ask (records without a value, for a page that did not fill).
@@ -83,7 +86,10 @@ export async function selectPage(
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
     const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
     const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, onePass);
-    const got = (await queryRows<StoredItemRow>(db, query)).map(toItemRow);
+    const named = filterFirst && selection.named === true;
+    const got = (await (named ? queryShapeRows : queryRows)<StoredItemRow>(db, query)).map(
+      toItemRow,
+    );
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
     if (total !== undefined && offset + rows.length >= total) break;

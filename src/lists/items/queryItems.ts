@@ -9,6 +9,7 @@ import { itemWriter } from './listItemPresenter.js';
 import { listRead, rememberedListRead } from './listRead.js';
 import { selectPage } from './pageQueries.js';
 import { filterFirst, walkInOnePass } from './pageStrategy.js';
+import { hasPinnedPlan } from './pinnedPlans.js';
 
 export interface ItemQueryInput {
   schemaId: string;
@@ -58,6 +59,7 @@ export async function queryItems(
               filtered && filterFirst(query, total, list.itemCount, offset + input.limit),
             walkInOnePass:
               filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
+            named: hasPinnedPlan(query),
             total: filtered ? total : undefined,
           },
           input.limit,

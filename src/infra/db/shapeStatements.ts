@@ -1,0 +1,38 @@
+import type { SQL } from 'drizzle-orm';
+import { queryRows, type Database } from './client.js';
+import { onCitus } from './engine.js';
+import { shapeName } from './statementNames.js';
+
+/**
+ * Statements sent under a name made from their text, so that each connection parses and
+ * plans one shape once and Postgres may keep its plan for the next values (after five runs,
+ * where the plan it would make for any value costs no more than the ones it made). Only for
+ * statements whose plan is the same whatever their values (items/pinnedPlans.ts): a kept
+ * plan made for other values is the one risk of a named statement, and where the values
+ * decide the plan (two conditions, a walk of the sort's index) Postgres kept plans that were
+ * right for the first values and slow for later ones (docs/benchmarks.md, "Tried: statements
+ * prepared by shape"). Unnamed behind a transaction pooler (PG_PREPARED_STATEMENTS=off, the
+ * pool strips the name) and on Citus, where it is not measured. A connection keeps at most
+ * MAX_SHAPE_STATEMENTS of them (statementNames.ts).
+ */
+export async function queryShapeRows<T>(db: Database, query: SQL): Promise<T[]> {
+  if (await onCitus(db)) return queryRows<T>(db, query);
+  const session = (db as unknown as { session: DrizzleSession }).session;
+  const built = session.dialect.sqlToQuery(query);
+  const name = shapeName(built.sql);
+  const result = (await session.prepareQuery(built, undefined, name, false).execute()) as {
+    rows: T[];
+  };
+  return result.rows;
+}
+
+/** The part of drizzle's session a named statement goes through (what `db.execute` does). */
+interface DrizzleSession {
+  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
+  prepareQuery(
+    query: { sql: string; params: unknown[] },
+    fields: undefined,
+    name: string,
+    arrayMode: boolean,
+  ): { execute(): Promise<unknown> };
+}

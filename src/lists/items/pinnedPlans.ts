@@ -1,0 +1,20 @@
+import type { ItemQuery } from '../filters/query.js';
+import { isSlotColumn } from '../slots.js';
+
+/**
+ * Whether a read's count and its filter-first page (pageStrategy.ts) have one plan whatever
+ * the filter's value, so that their statements may go under a name and keep a plan
+ * (infra/db/shapeStatements.ts): one condition comparing a slot column (its own indexes, no
+ * other to choose between), by equality or a range, with no contact or bot link. Not `!=`
+ * and `like` (a pattern's prefix becomes an index range only when Postgres sees the value),
+ * nor a field kept in the JSONB document. A walked page is never named: there the value
+ * decides between walking the sort's index and filtering first.
+ */
+export function hasPinnedPlan(query: ItemQuery): boolean {
+  if (query.links.contact !== undefined || query.links.bot !== undefined) return false;
+  if (query.conditions.length !== 1) return false;
+  const [condition] = query.conditions;
+  return isSlotColumn(condition!.field.slot) && PINNED_OPERATORS.has(condition!.op);
+}
+
+const PINNED_OPERATORS: ReadonlySet<string> = new Set(['=', '<', '<=', '>', '>=']);

@@ -1,0 +1,107 @@
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres, queryRows, type DatabaseHandle } from '../../src/infra/db/client.js';
+import { queryShapeRows } from '../../src/infra/db/shapeStatements.js';
+import { MAX_SHAPE_STATEMENTS } from '../../src/infra/db/statementNames.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+/**
+ * Statements sent under their shape's name (infra/db/shapeStatements.ts): a connection parses
+ * a shape once, Postgres comes to keep one plan for its values, and a connection keeps at most
+ * MAX_SHAPE_STATEMENTS of them. One connection, so that what it holds can be asked of it.
+ */
+let database: TestDatabase;
+let handle: DatabaseHandle;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  handle = connectPostgres(database.url, pino({ level: 'silent' }), { max: 1 });
+  await handle.db.execute(sql`create table shapes (k int primary key, v text not null)`);
+  await handle.db.execute(
+    sql`insert into shapes select k, 'v' || (k % 100) from generate_series(1, 5000) k`,
+  );
+  await handle.db.execute(sql`create index on shapes (v)`);
+  await handle.db.execute(sql`analyze shapes`);
+});
+afterAll(async () => {
+  await handle?.close();
+  await database?.drop();
+});
+
+interface Prepared {
+  name: string;
+  generic_plans: number;
+  custom_plans: number;
+}
+
+async function preparedShapes(): Promise<Prepared[]> {
+  return queryRows<Prepared>(
+    handle.db,
+    sql`select name, generic_plans::int as generic_plans, custom_plans::int as custom_plans
+        from pg_prepared_statements
+        where name like 'lk_shape_%' order by prepare_time`,
+  );
+}
+
+/** A count of one shape: `shape` changes the statement's text, `value` only its parameter. */
+function countOf(shape: number, value: string) {
+  return queryShapeRows<{ n: number }>(
+    handle.db,
+    sql`select count(*)::int as n, ${sql.raw(String(shape))} as shape from shapes where v = ${value}`,
+  );
+}
+
+describe('statements sent under their shape', () => {
+  it('are prepared once a connection and come to run on one kept plan, answering each value', async () => {
+    for (let i = 0; i < 10; i++) {
+      const [row] = await countOf(0, `v${i}`);
+      expect(row!.n).toBe(50);
+    }
+    const [none] = await countOf(0, 'nothing');
+    expect(none!.n).toBe(0);
+    const shapes = await preparedShapes();
+    expect(shapes).toHaveLength(1);
+    // five plans made for their values, then one kept for all
+    expect(shapes[0]!.custom_plans).toBe(5);
+    expect(shapes[0]!.generic_plans).toBe(6);
+  });
+
+  it(`keeps at most ${MAX_SHAPE_STATEMENTS} a connection, dropping the least recently used`, async () => {
+    const before = (await preparedShapes()).map((s) => s.name);
+    for (let shape = 1; shape <= MAX_SHAPE_STATEMENTS + 10; shape++) {
+      // shape 0 used between the others stays among the recent ones
+      if (shape % 8 === 0) await countOf(0, 'v1');
+      const [row] = await countOf(shape, 'v3');
+      expect(row!.n).toBe(50);
+    }
+    const after = (await preparedShapes()).map((s) => s.name);
+    expect(after).toHaveLength(MAX_SHAPE_STATEMENTS);
+    expect(after).toContain(before[0]);
+    // a dropped shape is prepared again when it comes back, and answers
+    const [again] = await countOf(1, 'v7');
+    expect(again!.n).toBe(50);
+    expect(await preparedShapes()).toHaveLength(MAX_SHAPE_STATEMENTS);
+  });
+
+  it('go unnamed behind a transaction pooler (PG_PREPARED_STATEMENTS=off)', async () => {
+    const pooled = connectPostgres(database.url, pino({ level: 'silent' }), {
+      max: 1,
+      preparedStatements: false,
+    });
+    try {
+      const [row] = await queryShapeRows<{ n: number }>(
+        pooled.db,
+        sql`select count(*)::int as n from shapes where v = ${'v5'}`,
+      );
+      expect(row!.n).toBe(50);
+      const [held] = await queryRows<{ n: number }>(
+        pooled.db,
+        sql`select count(*)::int as n from pg_prepared_statements`,
+      );
+      expect(held!.n).toBe(0);
+    } finally {
+      await pooled.close();
+    }
+  });
+});
