@@ -4,6 +4,8 @@ import pg from 'pg';
 export interface SentStatement {
   text: string;
   values: unknown[];
+  /** the name it was sent under, if any (a prepared statement) */
+  name?: string;
 }
 
 type Query = (this: pg.Client, config: unknown, ...rest: unknown[]) => unknown;
@@ -22,12 +24,14 @@ export function onEveryStatement(listener: (statement: SentStatement) => void): 
   patched = true;
   const classQuery = pg.Client.prototype.query as unknown as Query;
   (pg.Client.prototype as unknown as { query: Query }).query = function (config, ...rest) {
-    const query = config as { text?: string; values?: unknown[] } | string | null | undefined;
+    const query = config as
+      { text?: string; values?: unknown[]; name?: string } | string | null | undefined;
     const text = typeof query === 'string' ? query : query?.text;
     if (text) {
       const values =
         (typeof query === 'object' && query?.values) || (Array.isArray(rest[0]) ? rest[0] : []);
-      for (const listen of listeners) listen({ text, values });
+      const name = typeof query === 'object' ? query?.name : undefined;
+      for (const listen of listeners) listen({ text, values, ...(name ? { name } : {}) });
     }
     return classQuery.call(this, config, ...rest);
   };
