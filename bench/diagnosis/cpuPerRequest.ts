@@ -18,7 +18,8 @@ import { cpuTicks, TICKS_PER_SECOND } from '../lib/procfs.js';
 import { startServer } from '../lib/serverProcess.js';
 
 const args = benchArgs({
-  usage: 'npx tsx bench/diagnosis/cpuPerRequest.ts <API path with query> [options]',
+  usage:
+    'npx tsx bench/diagnosis/cpuPerRequest.ts <API path with query> [options]   (or --twin … without a path)',
   about:
     'µs of CPU per request of the server, Postgres, Redis and the load generator on one API path\n(`--data`: the data set; `npm run build` first).',
   positionals: '<API path with query>',
@@ -29,9 +30,13 @@ const args = benchArgs({
     connections: 'N  load connections (default 10)',
     rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',
     auth: 'on|off|script  the auth + limiter variants of bench/servers/variantServer.ts instead\n      of dist/main.js (needs `npx tsc -p tsconfig.bench.json`)',
+    twin: "SQL  with --data sweep: the sweep's plain twin instead of the service (no API path), its\n      page and count of this WHERE on plain_1000000 (`city = $1`; needs\n      `npx tsc -p tsconfig.bench.json`)",
+    value: "TEXT  the twin WHERE's $1",
+    order: "SQL  the twin page's ORDER BY (default 'id')",
   },
 });
-const path = apiPath(args.positionals);
+const twin = args.text('twin');
+const path = twin === undefined ? apiPath(args.positionals) : '/read';
 
 /** utime + stime ticks of every process, by pid, with its command name */
 function snapshot(): Map<string, { comm: string; ticks: number }> {
@@ -48,13 +53,29 @@ function snapshot(): Map<string, { comm: string; ticks: number }> {
 
 const { apiKey, env } = await benchServerEnv(diagnosisData(args.text('data')));
 const auth = args.text('auth');
+const entry =
+  twin !== undefined
+    ? ['dist-bench/bench/servers/twinServer.js']
+    : auth
+      ? ['dist-bench/bench/servers/variantServer.js', '--auth', auth]
+      : ['dist/main.js'];
 const server = await startServer({
   args: [
     ...(args.flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${os.tmpdir()}`] : []),
-    ...(auth ? ['dist-bench/bench/servers/variantServer.js', '--auth', auth] : ['dist/main.js']),
+    ...entry,
   ],
   env,
   port: 20_900,
+});
+/** The twin's read: the page and the count a generic tool would send (servers/twinServer.ts). */
+const twinRead = (where: string) => ({
+  method: 'POST' as const,
+  body: JSON.stringify({
+    page: `select * from plain_1000000 where ${where} order by ${args.text('order') ?? 'id'} limit 50`,
+    count: `select count(*) as n from plain_1000000 where ${where}`,
+    values: [args.text('value')],
+  }),
+  headers: { 'content-type': 'application/json' },
 });
 const run = (seconds: number) =>
   autocannon({
@@ -62,7 +83,9 @@ const run = (seconds: number) =>
     connections: args.number('connections', 10),
     duration: seconds,
     ...(args.text('rate') !== undefined ? { overallRate: args.number('rate', 0) } : {}),
-    headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' },
+    ...(twin !== undefined
+      ? twinRead(twin)
+      : { headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } }),
   });
 try {
   await run(3); // warm-up: JIT, prepared statements, pool
