@@ -156,8 +156,10 @@ describe('getListItems reads only the list it is asked about', () => {
       const plans = await plansOf(f, order, { generic: true });
       // one condition by equality or a range: its count, and its page where filtered first
       // (the 0.1 % equality has no page 3; the 50 % range walks the order's index)
+      // Behind PgBouncer (PG_PREPARED_STATEMENTS=off) nothing goes under a name.
       const named = { 'one equality (0.1 %)': 1, 'one range (50 %)': 1 } as Record<string, number>;
-      expect(plans.length).toBe(named[name] ?? (name.endsWith('filtered first') ? 2 : 0));
+      const expected = named[name] ?? (name.endsWith('filtered first') ? 2 : 0);
+      expect(plans.length).toBe(process.env.TEST_PGBOUNCER_PORT ? 0 : expected);
       for (const plan of plans) {
         expect(plan).not.toMatch(/Seq Scan on list_items/);
         for (const scan of scansOf(plan))
