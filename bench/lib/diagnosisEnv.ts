@@ -5,7 +5,7 @@
  * first-time reads are measured on).
  */
 import pino from 'pino';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { connectPostgres, queryRows } from '../../src/infra/db/client.js';
 import { BENCH_SERVER, databaseUrl } from './database.js';
 import { benchServiceEnv } from './serverProcess.js';
@@ -32,44 +32,40 @@ export function diagnosisData(value: string | undefined): DiagnosisData {
   return data as DiagnosisData;
 }
 
+/** Where each data set lives, what reads its API key (and account), and what builds it. */
+const DATA_SETS: Record<DiagnosisData, { database: string; meta: SQL; builtBy: string }> = {
+  bench: {
+    database: 'lk_bench',
+    meta: sql`select dataset->>'apiKey' as key, dataset->>'accountId' as "accountId" from bench_meta limit 1`,
+    builtBy: 'npm run bench',
+  },
+  // the sweep's first-time server runs as benchServiceEnv does: nothing remembered
+  sweep: {
+    database: 'lk_sweep',
+    meta: sql`select loaded->>'apiKey' as key, null as "accountId" from sweep_meta limit 1`,
+    builtBy: 'npm run bench:sweep',
+  },
+};
+
 /** A data set's API key, and the environment a server under diagnosis runs with. */
 export async function benchServerEnv(
   data: DiagnosisData = 'bench',
 ): Promise<{ apiKey: string; env: Record<string, string> }> {
-  const dbUrl = databaseUrl(BENCH_SERVER, data === 'bench' ? 'lk_bench' : 'lk_sweep');
-  if (data === 'sweep') return sweepServerEnv(dbUrl);
+  const set = DATA_SETS[data];
+  const dbUrl = databaseUrl(BENCH_SERVER, set.database);
   const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
   try {
-    const [meta] = await queryRows<{ key: string; accountId: string }>(
-      handle.db,
-      sql`select dataset->>'apiKey' as key, dataset->>'accountId' as "accountId" from bench_meta limit 1`,
-    );
-    if (!meta) throw new Error('no bench data set in lk_bench: run `npm run bench` first');
+    const [meta] = await queryRows<{ key: string; accountId: string | null }>(handle.db, set.meta);
+    if (!meta)
+      throw new Error(`no ${data} data set in ${set.database}: run \`${set.builtBy}\` first`);
     return {
       apiKey: meta.key,
       env: {
         ...benchServiceEnv(dbUrl),
         // the account the `--auth off` variant answers as (bench/servers/variantServer.ts)
-        BENCH_ACCOUNT_ID: meta.accountId,
+        ...(meta.accountId !== null ? { BENCH_ACCOUNT_ID: meta.accountId } : {}),
       },
     };
-  } finally {
-    await handle.close();
-  }
-}
-
-/** The sweep's key (the sweep's first-time server runs as benchServiceEnv, nothing remembered). */
-async function sweepServerEnv(
-  dbUrl: string,
-): Promise<{ apiKey: string; env: Record<string, string> }> {
-  const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
-  try {
-    const [meta] = await queryRows<{ key: string }>(
-      handle.db,
-      sql`select loaded->>'apiKey' as key from sweep_meta limit 1`,
-    );
-    if (!meta) throw new Error('no sweep data set in lk_sweep: run `npm run bench:sweep` first');
-    return { apiKey: meta.key, env: benchServiceEnv(dbUrl) };
   } finally {
     await handle.close();
   }
