@@ -6,7 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import * as schema from './schema/index.js';
-import { boundShapeStatements } from './statementNames.js';
+import { boundShapeStatements, dropStatementNames } from './statementNames.js';
 
 /** The one query interface the service uses, on Postgres and on embedded PGlite alike. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -80,25 +80,6 @@ export function connectPostgres(
   });
   const db = drizzlePg({ client: pool, schema }) as unknown as Database;
   return { db, kind: 'postgres', pool, close: () => pool.end() };
-}
-
-type Query = (config: unknown, ...rest: unknown[]) => unknown;
-
-/**
- * Every query of this client goes out unnamed: drizzle's `.prepare(name)` (the hot lookups)
- * becomes an ordinary parameterised query, parsed each time, which any pooler passes through.
- */
-function dropStatementNames(client: pg.PoolClient): void {
-  // the class's query, looked up at each call (so a wrapper installed later still sees it)
-  const classQuery = () => (Object.getPrototypeOf(client) as { query: Query }).query;
-  (client as unknown as { query: Query }).query = (config, ...rest) =>
-    classQuery().call(
-      client,
-      typeof config === 'object' && config !== null && 'name' in config && !('submit' in config)
-        ? { ...config, name: undefined }
-        : config,
-      ...rest,
-    );
 }
 
 export async function openEmbedded(dataDir: string): Promise<DatabaseHandle & { pglite: PGlite }> {

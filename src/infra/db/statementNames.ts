@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 
 /**
- * The names shape statements go under (shapeStatements.ts), and the bound on how many a
- * connection keeps.
+ * The names statements go under: those of shapes (shapeStatements.ts), the bound on how many
+ * a connection keeps, and none at all behind a transaction pooler.
  */
 const SHAPE_PREFIX = 'lk_shape_';
 
@@ -22,6 +22,29 @@ export function shapeName(text: string): string {
 type Query = (config: unknown, ...rest: unknown[]) => unknown;
 
 /**
+ * Every query of `client` passes `rewrite` first. The class's query is looked up at each call,
+ * so a wrapper installed on the class later (a test's statement log) still sees each query.
+ */
+function interceptQueries(client: pg.PoolClient, rewrite: (config: unknown) => unknown): void {
+  const classQuery = () => (Object.getPrototypeOf(client) as { query: Query }).query;
+  (client as unknown as { query: Query }).query = (config, ...rest) =>
+    classQuery().call(client, rewrite(config), ...rest);
+}
+
+/**
+ * Every query of this client goes out unnamed: drizzle's `.prepare(name)` (the hot lookups)
+ * and the shape statements become ordinary parameterised queries, parsed each time, which any
+ * pooler passes through.
+ */
+export function dropStatementNames(client: pg.PoolClient): void {
+  interceptQueries(client, (config) =>
+    typeof config === 'object' && config !== null && 'name' in config && !('submit' in config)
+      ? { ...config, name: undefined }
+      : config,
+  );
+}
+
+/**
  * Keeps a connection's shape statements to MAX_SHAPE_STATEMENTS: the least recently used is
  * deallocated (queued on the connection before the statement that displaces it) and
  * forgotten by the driver, which would otherwise skip parsing it next time.
@@ -29,23 +52,21 @@ type Query = (config: unknown, ...rest: unknown[]) => unknown;
 export function boundShapeStatements(client: pg.PoolClient): void {
   const used = new Map<string, true>(); // least recently used first
   const connection = (client as unknown as { connection: { parsedStatements: object } }).connection;
-  const classQuery = () => (Object.getPrototypeOf(client) as { query: Query }).query;
-  (client as unknown as { query: Query }).query = (config, ...rest) => {
+  interceptQueries(client, (config) => {
     const name = (config as { name?: unknown } | null)?.name;
-    if (typeof name === 'string' && name.startsWith(SHAPE_PREFIX)) {
-      if (!used.delete(name) && used.size >= MAX_SHAPE_STATEMENTS) {
-        const oldest = used.keys().next().value as string;
-        used.delete(oldest);
-        const parsed = connection.parsedStatements as Record<string, string | undefined>;
-        // only what Postgres prepared: a statement whose parse failed is not there to drop
-        if (parsed[oldest] !== undefined) {
-          delete parsed[oldest];
-          const dropped = classQuery().call(client, `deallocate "${oldest}"`) as Promise<unknown>;
-          dropped.catch(() => undefined);
-        }
+    if (typeof name !== 'string' || !name.startsWith(SHAPE_PREFIX)) return config;
+    if (!used.delete(name) && used.size >= MAX_SHAPE_STATEMENTS) {
+      const oldest = used.keys().next().value as string;
+      used.delete(oldest);
+      const parsed = connection.parsedStatements as Record<string, string | undefined>;
+      // only what Postgres prepared: a statement whose parse failed is not there to drop
+      if (parsed[oldest] !== undefined) {
+        delete parsed[oldest];
+        // through the client itself: queued before the statement that displaces it
+        (client.query(`deallocate "${oldest}"`) as Promise<unknown>).catch(() => undefined);
       }
-      used.set(name, true);
     }
-    return classQuery().call(client, config, ...rest);
-  };
+    used.set(name, true);
+    return config;
+  });
 }
