@@ -17,6 +17,8 @@ export interface ListRead {
   query: ItemQuery;
   where: SQL;
   filtered: boolean;
+  /** the read's statements have one plan for any value and go under a name (pinnedPlans.ts) */
+  pinned: boolean;
   /** the list's counter unfiltered; filtered, remembered, advanced or counted (listTotals.ts) */
   total: number;
 }
@@ -44,6 +46,7 @@ export async function listRead(
   const query = itemQuery(list, params);
   const where = compileWhere(query);
   const filtered = isFiltered(query);
+  const pinned = hasPinnedPlan(query);
   const cache = ctx.readCache;
   const total = filtered
     ? await cache.totalOr(selectionKey(list, query), () =>
@@ -52,11 +55,11 @@ export async function listRead(
           ownerId: list.ownerId,
           listId: list.id,
           where,
-          named: hasPinnedPlan(query),
+          named: pinned,
         }),
       )
     : list.itemCount;
-  return { list, query, where, filtered, total };
+  return { list, query, where, filtered, pinned, total };
 }
 
 /**
@@ -87,14 +90,9 @@ export async function rememberedListRead(
   const cache = ctx.readCache;
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const where = compileWhere(query);
+  const pinned = hasPinnedPlan(query);
   const counted = await cache.firstCountOr(selection, () =>
-    countTotal({
-      db: ctx.db,
-      ownerId: list.ownerId,
-      listId: list.id,
-      where,
-      named: hasPinnedPlan(query),
-    }),
+    countTotal({ db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named: pinned }),
   );
   if (counted.itemCount === undefined || counted.layout !== list.layout) {
     ctx.recentLists.forget(list.id);
@@ -103,7 +101,7 @@ export async function rememberedListRead(
   const now = { ...list, version: counted.version, itemCount: counted.itemCount };
   cache.rememberLatest(selection, counted);
   cache.rememberTotal(selectionKey(now, query), counted.total);
-  return { list: now, query, where, filtered: true, total: counted.total };
+  return { list: now, query, where, filtered: true, pinned, total: counted.total };
 }
 
 /**

@@ -79,6 +79,7 @@ export async function selectPage(
 ): Promise<ItemRow[]> {
   const { ownerId, where, segments, filtered, filterFirst, total } = selection;
   const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
+  const select = filterFirst && selection.named === true ? queryShapeRows : queryRows;
   const rows: ItemRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
@@ -86,10 +87,7 @@ export async function selectPage(
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
     const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
     const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, onePass);
-    const named = filterFirst && selection.named === true;
-    const got = (await (named ? queryShapeRows : queryRows)<StoredItemRow>(db, query)).map(
-      toItemRow,
-    );
+    const got = (await select<StoredItemRow>(db, query)).map(toItemRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
     if (total !== undefined && offset + rows.length >= total) break;

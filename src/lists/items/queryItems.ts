@@ -9,7 +9,6 @@ import { itemWriter } from './listItemPresenter.js';
 import { listRead, rememberedListRead } from './listRead.js';
 import { selectPage } from './pageQueries.js';
 import { filterFirst, walkInOnePass } from './pageStrategy.js';
-import { hasPinnedPlan } from './pinnedPlans.js';
 
 export interface ItemQueryInput {
   schemaId: string;
@@ -41,7 +40,7 @@ export async function queryItems(
   const read =
     (await rememberedListRead(ctx, input.schemaId, input)) ??
     (await listRead(ctx, input.schemaId, input));
-  const { list, query, where, filtered, total } = read;
+  const { list, query, where, filtered, pinned, total } = read;
   const offset = pageOffset(input.page, input.limit);
   const page = pageKey(selectionKey(list, query), query, input.limit, offset);
   const empty = offset > MAX_OFFSET || (filtered && offset >= total);
@@ -59,7 +58,7 @@ export async function queryItems(
               filtered && filterFirst(query, total, list.itemCount, offset + input.limit),
             walkInOnePass:
               filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
-            named: hasPinnedPlan(query),
+            named: pinned,
             total: filtered ? total : undefined,
           },
           input.limit,
