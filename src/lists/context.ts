@@ -6,6 +6,7 @@ import type { FieldCipher } from './encryption/cipher.js';
 import { LayoutCache } from '../changes/layouts.js';
 import { ListReadCache } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
+import { ShapeTotals } from './items/shapeTotals.js';
 import { prepareListQueries, type ListQueries } from './queries.js';
 
 /** What the list and list item operations need from the app, built once at start-up. */
@@ -16,6 +17,8 @@ export interface ListsContext {
   queries: ListQueries;
   /** lists addListItem and getListItems read lately (recentLists.ts) */
   recentLists: RecentLists;
+  /** the last total of each list's condition shapes, a hint for first-time reads (shapeTotals.ts) */
+  shapeTotals: ShapeTotals;
   /** getListItems answers per list version (readCache.ts) */
   readCache: ListReadCache;
   /** field layouts the change feed shows list items with */
@@ -44,6 +47,7 @@ export function createListsContext(
     clock,
     queries: prepareListQueries(db),
     recentLists: new RecentLists(),
+    shapeTotals: new ShapeTotals(),
     readCache: new ListReadCache(cacheRows),
     layouts: new LayoutCache(),
   };

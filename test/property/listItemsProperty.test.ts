@@ -4,6 +4,7 @@ import { call } from '../helpers/call.js';
 import { seedContact } from '../helpers/contacts.js';
 import { createBot, makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList } from '../helpers/lists.js';
+import { onEveryStatement } from '../helpers/sentStatements.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { fieldsArb, queryArb, recordsArb, type GenField, type Ids } from './arbitraries.js';
 import { evaluate, type RefQuery, type RefRecord } from './reference.js';
@@ -22,7 +23,11 @@ let owner: Tenant;
 let ids: Ids;
 const tick = Date.parse('2024-01-01T00:00:00Z');
 let queriesRun = 0;
-const tally = { answered: 0, withRecords: 0, refused: 0 };
+const tally = { answered: 0, withRecords: 0, refused: 0, countedWithPage: 0 };
+// first-time reads whose page came in the count's statement (src/lists/items/countedPage.ts)
+onEveryStatement(({ text }) => {
+  if (text.startsWith('with m as materialized')) tally.countedWithPage++;
+});
 
 beforeAll(async () => {
   // two records in a row share each created_at, so the id tie-breaker is exercised too
@@ -131,5 +136,6 @@ describe('getListItems against an in-memory reference (getListItems)', () => {
     expect(tally.answered).toBeGreaterThan(queriesRun * 0.4);
     expect(tally.withRecords).toBeGreaterThan(queriesRun * 0.2);
     expect(tally.refused).toBeGreaterThan(0);
+    expect(tally.countedWithPage).toBeGreaterThan(5);
   }, 600_000);
 });

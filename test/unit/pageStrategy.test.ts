@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { filterFirst, walkInOnePass } from '../../src/lists/items/pageStrategy.js';
+import {
+  filterFirst,
+  filterFirstLimit,
+  walkInOnePass,
+} from '../../src/lists/items/pageStrategy.js';
 import { itemQueryOn, slottedField as field } from '../helpers/itemQuery.js';
 
 const FIELDS = [
@@ -86,5 +90,25 @@ describe('a walked page read in one pass (page strategy)', () => {
 
   it('never where no index serves the sort', () => {
     expect(walkInOnePass(query({ city: 'c1' }, 'flag,asc'), 500_000, MILLION, 0, 50)).toBe(false);
+  });
+
+  it('names the most matches read by filtering first: the cap of a page read with its count', () => {
+    const shapes = [
+      query({ segment: 's1' }, 'rank,desc'),
+      query({ day: '<,2024-01-01' }, 'amount,desc'),
+      query({ city: 'c1', day: '<,2024-01-01' }, 'created_at,asc'),
+    ];
+    for (const q of shapes)
+      for (const records of [0, 1, 7, 160, 10_000, MILLION, 4 * MILLION])
+        for (const end of [1, 50, 1_050, 100_000]) {
+          const limit = filterFirstLimit(q, records, end);
+          expect(filterFirst(q, limit, records, end)).toBe(true);
+          expect(filterFirst(q, limit + 1, records, end)).toBe(false);
+        }
+    // 50 × 1,000,000 walked entries, each a heap visit (16): √(8 × 10⁸)
+    expect(filterFirstLimit(shapes[0]!, MILLION, 50)).toBe(28_284);
+    // never by filtering first: a condition on the sort's own column, or no index for the sort
+    expect(filterFirstLimit(query({ rank: '>,1' }, 'rank,desc'), MILLION, 50)).toBe(-1);
+    expect(filterFirstLimit(query({ city: 'c1' }, 'flag,asc'), MILLION, 50)).toBe(-1);
   });
 });

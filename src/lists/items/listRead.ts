@@ -2,12 +2,21 @@ import type { SQL } from 'drizzle-orm';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
 import type { ItemContext } from '../context.js';
-import { compileWhere, isFiltered } from '../filters/compile.js';
+import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery } from '../filters/query.js';
 import { requireOwnList } from '../listAccess.js';
+import {
+  countWithPage,
+  sharedScanColumn,
+  type CountedPage,
+  type CountedRows,
+  type PageAt,
+} from './countedPage.js';
 import { countTotal, currentTotal, type TotalTarget } from './listTotals.js';
+import { filterFirstLimit } from './pageStrategy.js';
+import { shapeKey } from './shapeTotals.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
@@ -21,6 +30,8 @@ export interface ListRead {
   pinned: boolean;
   /** the list's counter unfiltered; filtered, remembered, advanced or counted (listTotals.ts) */
   total: number;
+  /** a page read with the total (countedPage.ts): queryItems answers it where it fits */
+  page?: CountedRows;
 }
 
 /** The filters, order and links of a request, as getListItems reads them. */
@@ -75,6 +86,7 @@ export async function rememberedListRead(
   ctx: ItemContext,
   schemaId: string,
   params: QueryParams,
+  pageAt?: PageAt,
 ): Promise<ListRead | undefined> {
   const list = ctx.recentLists.get(schemaId, ctx.clock().getTime());
   // another account's list: the fresh read answers its 403
@@ -91,8 +103,9 @@ export async function rememberedListRead(
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const where = compileWhere(query);
   const pinned = hasPinnedPlan(query);
-  const counted = await cache.firstCountOr(selection, () =>
-    countTotal({ db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named: pinned }),
+  const target = { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named: pinned };
+  const counted: CountedPage = await cache.firstCountOr(selection, () =>
+    countFirstTime(ctx, list, query, target, pageAt),
   );
   if (counted.itemCount === undefined || counted.layout !== list.layout) {
     ctx.recentLists.forget(list.id);
@@ -101,7 +114,48 @@ export async function rememberedListRead(
   const now = { ...list, version: counted.version, itemCount: counted.itemCount };
   cache.rememberLatest(selection, counted);
   cache.rememberTotal(selectionKey(now, query), counted.total);
-  return { list: now, query, where, filtered: true, pinned, total: counted.total };
+  return {
+    list: now,
+    query,
+    where,
+    filtered: true,
+    pinned,
+    total: counted.total,
+    ...(counted.page ? { page: counted.page } : {}),
+  };
+}
+
+/**
+ * A first-time total, with its page in the same statement where one scan serves both and
+ * the last count of the shape says the matches are few enough to read the page by
+ * filtering first (countedPage.ts).
+ */
+async function countFirstTime(
+  ctx: ItemContext,
+  list: ListSchemaRow,
+  query: ItemQuery,
+  target: TotalTarget,
+  pageAt: PageAt | undefined,
+): Promise<CountedPage> {
+  const column = sharedScanColumn(query);
+  if (column === undefined) return countTotal(target);
+  const shape = shapeKey(query);
+  const last = ctx.shapeTotals.get(shape);
+  // the cap as the last count's list size set it: the remembered list may predate its records
+  const cap =
+    pageAt && last ? filterFirstLimit(query, last.records, pageAt.offset + pageAt.limit) : -1;
+  const counted =
+    pageAt && last && last.total <= cap
+      ? await countWithPage(target, {
+          ...pageAt,
+          column,
+          cap,
+          segment: compileSort(query.sort)[0]!,
+        })
+      : await countTotal(target);
+  if (counted.itemCount !== undefined)
+    ctx.shapeTotals.set(shape, { total: counted.total, records: counted.itemCount });
+  return counted;
 }
 
 /**

@@ -35,10 +35,11 @@ export const MAX_CHANGES_TO_ADVANCE = 2_000;
 
 const CREATED: ChangeType = 'list_item.created';
 
-interface TotalRow {
+/** The columns countTotal reads with a total (countedPage.ts reads the same). */
+export interface TotalRow {
   n: string | number;
-  version: string | number;
-  layout: number;
+  version: string | number | null;
+  layout: number | null;
   item_count: string | number | null;
   live: boolean | null;
   snapshot: string;
@@ -63,6 +64,11 @@ export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
         from (select count(*) as n from ${listItems} where ${where}) c
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
   );
+  return countedTotal(row);
+}
+
+/** A count's row as a CountedTotal. */
+export function countedTotal(row: TotalRow | undefined): CountedTotal {
   return {
     total: Number(row?.n ?? 0),
     // a list gone meanwhile: nothing can be advanced from this total

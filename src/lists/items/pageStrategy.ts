@@ -54,7 +54,7 @@ const WALK_ENTRY_COST = { covered: 1, heap: 16 } as const;
 export const ONE_PASS_MAX_SKIPPED = 500;
 
 /** The column the sort walks, or undefined when no index serves the order (a JSONB field). */
-function sortColumn(query: ItemQuery): string | undefined {
+export function sortColumn(query: ItemQuery): string | undefined {
   if (query.sort.by !== 'field') return query.sort.by;
   return query.sort.field.slot;
 }
@@ -77,14 +77,28 @@ function filterColumns(query: ItemQuery): (string | undefined)[] {
  * anyway).
  */
 export function filterFirst(query: ItemQuery, matches: number, records: number, end: number) {
+  return matches <= filterFirstLimit(query, records, end);
+}
+
+/**
+ * The most matches for which a page ending at `end` is read by filtering first; -1 where it
+ * never is. Filtering first reads `matches` entries, the walk `end × records / matches`
+ * weighted by what a walked entry costs (walkEntries), so the first is cheaper while
+ * `matches² ≤ end × records × cost`.
+ */
+export function filterFirstLimit(query: ItemQuery, records: number, end: number): number {
   const walked = sortColumn(query);
-  if (walked === undefined) return false;
+  if (walked === undefined) return -1;
   const filtered = filterColumns(query);
-  if (filtered.includes(walked)) return false;
+  if (filtered.includes(walked)) return -1;
   const included = ORDER_INDEX_INCLUDES[walked] ?? [];
   const covered = filtered.every((c) => c !== undefined && included.includes(c));
-  const entries = walkEntries(filtered, walked, matches, records, end);
-  return matches <= entries * WALK_ENTRY_COST[covered ? 'covered' : 'heap'];
+  const bound = end * records * WALK_ENTRY_COST[covered ? 'covered' : 'heap'];
+  // the integer square root, exact where the float's is a unit off
+  let limit = Math.floor(Math.sqrt(bound));
+  while (limit * limit > bound) limit--;
+  while ((limit + 1) * (limit + 1) <= bound) limit++;
+  return limit;
 }
 
 /**

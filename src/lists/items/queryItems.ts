@@ -6,7 +6,7 @@ import { compileSort } from '../filters/compile.js';
 import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey, type CachedPage } from './readCache.js';
 import { itemWriter } from './listItemPresenter.js';
-import { listRead, rememberedListRead } from './listRead.js';
+import { listRead, rememberedListRead, type ListRead } from './listRead.js';
 import { selectPage } from './pageQueries.js';
 import { filterFirst, walkInOnePass } from './pageStrategy.js';
 
@@ -37,33 +37,36 @@ export async function queryItems(
   ctx: ItemContext,
   input: ItemQueryInput,
 ): Promise<PageEnvelope<PresentedItem>> {
+  const offset = pageOffset(input.page, input.limit);
   const read =
-    (await rememberedListRead(ctx, input.schemaId, input)) ??
+    (await rememberedListRead(ctx, input.schemaId, input, { limit: input.limit, offset })) ??
     (await listRead(ctx, input.schemaId, input));
   const { list, query, where, filtered, pinned, total } = read;
-  const offset = pageOffset(input.page, input.limit);
   const page = pageKey(selectionKey(list, query), query, input.limit, offset);
   const empty = offset > MAX_OFFSET || (filtered && offset >= total);
+  const byFilter = filtered && filterFirst(query, total, list.itemCount, offset + input.limit);
+  const counted = byFilter ? countedRows(read, input.limit, offset) : undefined;
   const items = empty
     ? []
-    : await pageItems(ctx, list.fields, page, () =>
-        selectPage(
-          ctx.db,
-          {
-            ownerId: list.ownerId,
-            where,
-            segments: compileSort(query.sort),
-            filtered,
-            filterFirst:
-              filtered && filterFirst(query, total, list.itemCount, offset + input.limit),
-            walkInOnePass:
-              filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
-            named: pinned,
-            total: filtered ? total : undefined,
-          },
-          input.limit,
-          offset,
-        ),
+    : await pageItems(ctx, list.fields, page, async () =>
+        counted
+          ? counted
+          : selectPage(
+              ctx.db,
+              {
+                ownerId: list.ownerId,
+                where,
+                segments: compileSort(query.sort),
+                filtered,
+                filterFirst: byFilter,
+                walkInOnePass:
+                  filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
+                named: pinned,
+                total: filtered ? total : undefined,
+              },
+              input.limit,
+              offset,
+            ),
       );
   return pageEnvelope({
     items,
@@ -72,6 +75,18 @@ export async function queryItems(
     perPage: input.limit,
     path: input.path,
   });
+}
+
+/**
+ * The page the total's statement brought (countedPage.ts), where it is this request's page
+ * and whole: it holds the sort's first segment, so a page that ends before the total and
+ * before its limit goes on into records without a value, which selectPage reads.
+ */
+function countedRows(read: ListRead, limit: number, offset: number): ItemRow[] | undefined {
+  const counted = read.page;
+  if (!counted || counted.limit !== limit || counted.offset !== offset) return undefined;
+  const whole = counted.rows.length === limit || offset + counted.rows.length >= read.total;
+  return whole ? counted.rows : undefined;
 }
 
 /**

@@ -1,0 +1,115 @@
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../infra/db/client.js';
+import { queryShapeRows } from '../../infra/db/shapeStatements.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
+import { listSchemas } from '../../infra/db/schema/listSchemas.js';
+import type { SortSegment } from '../filters/compile.js';
+import type { ItemQuery } from '../filters/query.js';
+import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { slotArraySql } from './itemSlots.js';
+import {
+  countedTotal,
+  countTotal,
+  type CountedTotal,
+  type TotalRow,
+  type TotalTarget,
+} from './listTotals.js';
+import { ORDER_INDEX_INCLUDES, sortColumn } from './pageStrategy.js';
+import { hasPinnedPlan } from './pinnedPlans.js';
+
+/**
+ * A first-time read's total and its page in one statement, where one index scan serves
+ * both: the matches of one condition are read from the condition's index once (with the
+ * sort's column, which the index includes), counted, and the page is the top of them — the
+ * filter-first page (pageStrategy.ts) without a second scan, and without a second round trip.
+ * A round trip is the dearer part on a machine where each socket write wakes the other side:
+ * the service's write of a statement was a quarter of its CPU a request (docs/benchmarks.md,
+ * "One statement for the count and the page").
+ *
+ * Only where the page would be read by filtering first, which the count decides: the scan
+ * stops at `cap + 1` matches (cap: filterFirstLimit, the most for which filtering first is
+ * the cheaper read), and past it the total is counted on its own and the page is left to
+ * the usual read. A read tries it when the last count of the same condition on the list was
+ * within the cap (ListShapeTotals), so a shape that matches many records pays its scan once.
+ */
+
+/** Where the page sits: the request's limit and offset. */
+export interface PageAt {
+  limit: number;
+  offset: number;
+}
+
+/** The page a counted read brought with its total. */
+export interface CountedRows extends PageAt {
+  rows: ItemRow[];
+}
+
+/** A counted total, and the page when the matches were within the cap. */
+export interface CountedPage extends CountedTotal {
+  page?: CountedRows;
+}
+
+/** How a count may bring its page: the order's column, its first segment, and the cap. */
+export interface PageWithCount extends PageAt {
+  column: string;
+  segment: SortSegment;
+  cap: number;
+}
+
+/**
+ * The column one scan of the condition's index returns for the page's order, or undefined
+ * where no such scan serves both: one condition on a slot by equality or a range (the pinned
+ * shapes, pinnedPlans.ts), whose index includes the sort's column.
+ */
+export function sharedScanColumn(query: ItemQuery): string | undefined {
+  if (!hasPinnedPlan(query)) return undefined;
+  const slot = query.conditions[0]!.field.slot!;
+  const column = sortColumn(query);
+  if (column === undefined || !ORDER_INDEX_INCLUDES[slot]?.includes(column)) return undefined;
+  return column;
+}
+
+type CountedPageRow = TotalRow & StoredItemRow;
+
+/**
+ * The total with the list's version, layout and record count in the same snapshot (as
+ * countTotal), and the page's rows when the matches are within the cap. Past the cap the
+ * total is counted on its own.
+ */
+export async function countWithPage(
+  target: TotalTarget,
+  plan: PageWithCount,
+): Promise<CountedPage> {
+  const { db, ownerId, listId, where } = target;
+  const { column, segment, cap, limit, offset } = plan;
+  // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry
+  const rows = await (target.named ? queryShapeRows<CountedPageRow> : queryRows<CountedPageRow>)(
+    db,
+    sql`with m as materialized (
+          select id, ${sql.identifier(column)} from ${listItems} where ${where} limit ${cap + 1}),
+        t as (
+          select count(*) as n, array(
+            select id from m as ${listItems} where ${segment.where ?? sql`true`}
+            order by ${segment.unindexedOrderBy} limit ${limit} offset ${offset}) as ids
+          from m)
+        select t.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
+          pg_current_snapshot()::text as snapshot, i.*
+        from t
+        left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}
+        left join lateral (
+          select id, data, created_at, updated_at${slotArraySql()}, array_position(t.ids, id) as pos
+          from ${listItems} where t.n <= ${cap} and owner_id = ${ownerId} and id = any(t.ids)) i
+          on true
+        order by i.pos`,
+  );
+  const counted = countedTotal(rows[0]);
+  if (counted.total > cap) return countTotal(target);
+  return {
+    ...counted,
+    page: {
+      limit,
+      offset,
+      rows: rows.filter((row) => row.id !== null).map(toItemRow),
+    },
+  };
+}
