@@ -29,9 +29,14 @@ function nextDay(day: string): string {
 }
 
 /** getListItems: a date filter compares UTC days, so each day is the range [day, next day). */
-function dayCondition(column: SQL, op: Condition['op'], day: string): SQL {
-  const start = sql`${`${day}T00:00:00.000Z`}::timestamptz`;
-  const end = sql`${nextDay(day)}::timestamptz`;
+function dayCondition(
+  column: SQL,
+  op: Condition['op'],
+  day: string,
+  bound: (operand: SQL) => SQL,
+): SQL {
+  const start = bound(sql`${`${day}T00:00:00.000Z`}::timestamptz`);
+  const end = bound(sql`${nextDay(day)}::timestamptz`);
   switch (op) {
     case '=':
       return sql`(${column} >= ${start} and ${column} < ${end})`;
@@ -50,13 +55,30 @@ function dayCondition(column: SQL, op: Condition['op'], day: string): SQL {
   }
 }
 
-export function compileCondition(c: Condition): SQL {
+/**
+ * A range's bound as Postgres plans it: visible, or behind a subquery, where the planner
+ * cannot read it and estimates the range as it would for any bound. Hidden where the read's
+ * plan is the same for every bound (items/pinnedPlans.ts): Postgres then keeps that one plan
+ * for the statement sent under its shape's name, instead of planning it again for every
+ * value (a range's kept plan looks dearer than the ones made for a value, so it was never
+ * kept), and a walked page follows the order it is written in (pageStrategy.ts decides it).
+ */
+const RANGE_OPERATORS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=']);
+
+function boundOf(c: Condition, hideRangeBounds: boolean): (operand: SQL) => SQL {
+  return hideRangeBounds && RANGE_OPERATORS.has(c.op)
+    ? (operand) => sql`(select ${operand})`
+    : (operand) => operand;
+}
+
+export function compileCondition(c: Condition, hideRangeBounds = false): SQL {
   const column = fieldExpression(c.field, c.kind);
-  if (c.kind === 'date') return dayCondition(column, c.op, c.operand);
+  const bound = boundOf(c, hideRangeBounds);
+  if (c.kind === 'date') return dayCondition(column, c.op, c.operand, bound);
   // getListItems: like is case-insensitive; ESCAPE '' makes a backslash an ordinary character.
   if (c.op === 'like') return sql`${column} ilike ${c.operand} escape ''`;
   if (c.op === 'not like') return sql`${column} not ilike ${c.operand} escape ''`;
-  const operand = operandParameter(c.field, c.kind, c.operand);
+  const operand = bound(operandParameter(c.field, c.kind, c.operand));
   return sql`${column} ${sql.raw(COMPARE[c.op])} ${operand}`;
 }
 
@@ -71,9 +93,10 @@ function compileLink(query: ItemQuery, kind: 'contact' | 'bot', id: number): SQL
   return matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` or `)})`;
 }
 
-export function compileWhere(query: ItemQuery): SQL {
+/** The query's WHERE; `hideRangeBounds` for a read whose plan no bound changes (boundOf). */
+export function compileWhere(query: ItemQuery, { hideRangeBounds = false } = {}): SQL {
   const parts: SQL[] = [listScope(query.ownerId, query.listId)];
-  for (const c of query.conditions) parts.push(compileCondition(c));
+  for (const c of query.conditions) parts.push(compileCondition(c, hideRangeBounds));
   if (query.links.contact !== undefined)
     parts.push(compileLink(query, 'contact', query.links.contact));
   if (query.links.bot !== undefined) parts.push(compileLink(query, 'bot', query.links.bot));

@@ -55,9 +55,9 @@ export async function listRead(
   const list = await requireOwnList(ctx, ctx.caller, schemaId);
   ctx.recentLists.remember(list, ctx.clock().getTime());
   const query = itemQuery(list, params);
-  const where = compileWhere(query);
-  const filtered = isFiltered(query);
   const pinned = hasPinnedPlan(query);
+  const where = compileWhere(query, { hideRangeBounds: pinned });
+  const filtered = isFiltered(query);
   const cache = ctx.readCache;
   const total = filtered
     ? await cache.totalOr(selectionKey(list, query), () =>
@@ -101,8 +101,8 @@ export async function rememberedListRead(
   const selection = selectionOf(list.id, query);
   const cache = ctx.readCache;
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
-  const where = compileWhere(query);
   const pinned = hasPinnedPlan(query);
+  const where = compileWhere(query, { hideRangeBounds: pinned });
   const target = { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named: pinned };
   const counted: CountedPage = await cache.firstCountOr(selection, () =>
     countFirstTime(ctx, list, query, target, pageAt),
