@@ -30,7 +30,7 @@ import { hasPinnedPlan } from './pinnedPlans.js';
  * stops at `cap + 1` matches (cap: filterFirstLimit, the most for which filtering first is
  * the cheaper read), and past it the total is counted on its own and the page is left to
  * the usual read. A read tries it when the last count of the same condition on the list was
- * within the cap (ListShapeTotals), so a shape that matches many records pays its scan once.
+ * within the cap (shapeTotals.ts), so a shape that matches many records pays its scan once.
  */
 
 /** Where the page sits: the request's limit and offset. */
