@@ -1,3 +1,4 @@
+import { BoundedMap } from '../shared/boundedMap.js';
 import type { Caller } from './caller.js';
 
 export interface CacheEntry {
@@ -23,7 +24,7 @@ export interface CacheTicket {
  * arrive after the next request.
  */
 export class KeyCache {
-  private readonly entries = new Map<string, CacheEntry>();
+  private readonly entries: BoundedMap<string, CacheEntry>;
   private subscribed = false;
   /** the highest epoch read from Redis since subscribing (by requests, messages, the start) */
   private lastEpoch: string | undefined;
@@ -36,8 +37,10 @@ export class KeyCache {
 
   constructor(
     private readonly ttlMs = 60_000,
-    private readonly maxEntries = 10_000,
-  ) {}
+    maxEntries = 10_000,
+  ) {
+    this.entries = new BoundedMap(maxEntries);
+  }
 
   /** On when the invalidation subscription is ready, off (and cleared) when it drops. */
   setSubscribed(subscribed: boolean): void {
@@ -91,10 +94,6 @@ export class KeyCache {
   set(hash: string, caller: Caller, now: number, ticket: CacheTicket): void {
     if (!this.subscribed || ticket.generation !== this.generation) return;
     if (ticket.epoch === undefined) return;
-    if (!this.entries.has(hash) && this.entries.size >= this.maxEntries) {
-      const oldest = this.entries.keys().next().value;
-      if (oldest !== undefined) this.entries.delete(oldest);
-    }
     this.entries.set(hash, { caller, epoch: ticket.epoch, expiresAt: now + this.ttlMs });
   }
 

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../infra/db/client.js';
 import type { StoredField } from '../infra/db/schema/listSchemas.js';
+import { BoundedMap } from '../shared/boundedMap.js';
 
 const key = (schemaId: string, layout: number) => `${schemaId}:${layout}`;
 
@@ -9,9 +10,11 @@ const key = (schemaId: string, layout: number) => `${schemaId}:${layout}`;
  * a remembered one is always right. At most `max` are kept; the oldest go first.
  */
 export class LayoutCache {
-  private readonly known = new Map<string, StoredField[]>();
+  private readonly known: BoundedMap<string, StoredField[]>;
 
-  constructor(private readonly max = 5_000) {}
+  constructor(max = 5_000) {
+    this.known = new BoundedMap(max);
+  }
 
   /** The layouts of `ownerId`'s `wanted` (schema id and layout number), read in one query if unknown. */
   async fieldsOf(
@@ -39,14 +42,9 @@ export class LayoutCache {
       for (const row of rows) {
         const k = key(row.schema_id, Number(row.layout));
         found.set(k, row.fields);
-        this.remember(k, row.fields);
+        this.known.set(k, row.fields);
       }
     }
     return (schemaId, layout) => found.get(key(schemaId, layout));
-  }
-
-  private remember(k: string, fields: StoredField[]) {
-    this.known.set(k, fields);
-    if (this.known.size > this.max) this.known.delete(this.known.keys().next().value!);
   }
 }

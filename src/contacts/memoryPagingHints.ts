@@ -1,3 +1,4 @@
+import { BoundedMap } from '../shared/boundedMap.js';
 import { HINT_TTL_SECONDS, MAX_POSITIONS, type PagingHints, type Position } from './pagingHints.js';
 
 interface Entry {
@@ -16,7 +17,7 @@ const MAX_LISTINGS = 1000;
  * carry the Postgres-kept version; each instance just remembers only its own pages.
  */
 export class MemoryPagingHints implements PagingHints {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedMap<string, Entry>(MAX_LISTINGS);
 
   constructor(private readonly now: () => number = Date.now) {}
 
@@ -60,10 +61,6 @@ export class MemoryPagingHints implements PagingHints {
     if (!entry) {
       entry = { expiresAt: 0, positions: new Map() };
       this.entries.set(key, entry);
-      if (this.entries.size > MAX_LISTINGS) {
-        const oldest = this.entries.keys().next().value;
-        if (oldest !== undefined) this.entries.delete(oldest);
-      }
     }
     entry.expiresAt = this.now() + HINT_TTL_SECONDS * 1000;
     return entry;

@@ -26,6 +26,11 @@ export async function queryShapeRows<T>(db: Database, query: SQL): Promise<T[]> 
   return result.rows;
 }
 
+/** A statement's rows, sent under its shape's name where `named` (queryShapeRows). */
+export function queryRowsNamedIf<T>(named: boolean, db: Database, query: SQL): Promise<T[]> {
+  return named ? queryShapeRows<T>(db, query) : queryRows<T>(db, query);
+}
+
 /** The part of drizzle's session a named statement goes through (what `db.execute` does). */
 interface DrizzleSession {
   dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
+import { BoundedMap } from '../../shared/boundedMap.js';
 
 /**
  * The names statements go under: those of shapes (shapeStatements.ts), the bound on how many
@@ -50,22 +51,18 @@ export function dropStatementNames(client: pg.PoolClient): void {
  * forgotten by the driver, which would otherwise skip parsing it next time.
  */
 export function boundShapeStatements(client: pg.PoolClient): void {
-  const used = new Map<string, true>(); // least recently used first
   const connection = (client as unknown as { connection: { parsedStatements: object } }).connection;
+  const used = new BoundedMap<string, true>(MAX_SHAPE_STATEMENTS, (oldest) => {
+    const parsed = connection.parsedStatements as Record<string, string | undefined>;
+    // only what Postgres prepared: a statement whose parse failed is not there to drop
+    if (parsed[oldest] === undefined) return;
+    delete parsed[oldest];
+    // through the client itself: queued before the statement that displaces it
+    (client.query(`deallocate "${oldest}"`) as Promise<unknown>).catch(() => undefined);
+  });
   interceptQueries(client, (config) => {
     const name = (config as { name?: unknown } | null)?.name;
     if (typeof name !== 'string' || !name.startsWith(SHAPE_PREFIX)) return config;
-    if (!used.delete(name) && used.size >= MAX_SHAPE_STATEMENTS) {
-      const oldest = used.keys().next().value as string;
-      used.delete(oldest);
-      const parsed = connection.parsedStatements as Record<string, string | undefined>;
-      // only what Postgres prepared: a statement whose parse failed is not there to drop
-      if (parsed[oldest] !== undefined) {
-        delete parsed[oldest];
-        // through the client itself: queued before the statement that displaces it
-        (client.query(`deallocate "${oldest}"`) as Promise<unknown>).catch(() => undefined);
-      }
-    }
     used.set(name, true);
     return config;
   });

@@ -1,6 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { queryRows } from '../../infra/db/client.js';
-import { queryShapeRows } from '../../infra/db/shapeStatements.js';
+import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { SortSegment } from '../filters/compile.js';
@@ -86,7 +85,8 @@ export async function countWithPage(
   const { db, ownerId, listId, where } = target;
   const { column, segment, cap, limit, offset } = plan;
   // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry
-  const rows = await (target.named ? queryShapeRows<CountedPageRow> : queryRows<CountedPageRow>)(
+  const rows = await queryRowsNamedIf<CountedPageRow>(
+    target.named === true,
     db,
     sql`with m as materialized (
           select id, ${sql.identifier(column)} from ${listItems} where ${where} limit ${cap + 1}),

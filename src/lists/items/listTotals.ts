@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { queryShapeRows } from '../../infra/db/shapeStatements.js';
+import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { ChangeType } from '../../changes/changeTypes.js';
@@ -57,7 +57,8 @@ export interface CountedTotal extends SnapshotTotal {
  */
 export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
   const { db, ownerId, listId, where } = target;
-  const [row] = await (target.named ? queryShapeRows<TotalRow> : queryRows<TotalRow>)(
+  const [row] = await queryRowsNamedIf<TotalRow>(
+    target.named === true,
     db,
     sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot

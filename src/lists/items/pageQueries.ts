@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { queryShapeRows } from '../../infra/db/shapeStatements.js';
+import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
@@ -79,7 +79,7 @@ export async function selectPage(
 ): Promise<ItemRow[]> {
   const { ownerId, where, segments, filtered, filterFirst, total } = selection;
   const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
-  const select = filterFirst && selection.named === true ? queryShapeRows : queryRows;
+  const named = filterFirst && selection.named === true;
   const rows: ItemRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
@@ -87,7 +87,7 @@ export async function selectPage(
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
     const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
     const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, onePass);
-    const got = (await select<StoredItemRow>(db, query)).map(toItemRow);
+    const got = (await queryRowsNamedIf<StoredItemRow>(named, db, query)).map(toItemRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
     if (total !== undefined && offset + rows.length >= total) break;

@@ -1,4 +1,5 @@
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { BoundedMap } from '../../shared/boundedMap.js';
 import type { JsonText } from '../../shared/orderedJson.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemRow } from './foundItem.js';
@@ -29,9 +30,9 @@ const MAX_TOTALS = 20_000;
  * Least recently used entries go first once `maxRows` rows are held.
  */
 export class ListReadCache {
-  private readonly totals = new Map<string, number>();
+  private readonly totals = new BoundedMap<string, number>(MAX_TOTALS);
   /** per selection (any version): the newest total with its snapshot, to advance from */
-  private readonly latest = new Map<string, SnapshotTotal>();
+  private readonly latest = new BoundedMap<string, SnapshotTotal>(MAX_TOTALS);
   private readonly pages = new Map<string, CachedPage>();
   /** what is being computed now, by `t:`/`p:` and the entry's key */
   private readonly pending = new Map<string, Promise<unknown>>();
@@ -44,14 +45,12 @@ export class ListReadCache {
   }
 
   total(key: string): number | undefined {
-    return touch(this.totals, key);
+    return this.totals.touch(key);
   }
 
   rememberTotal(key: string, total: number): void {
     if (!this.enabled) return;
-    this.totals.delete(key);
     this.totals.set(key, total);
-    if (this.totals.size > MAX_TOTALS) this.totals.delete(this.totals.keys().next().value!);
   }
 
   /**
@@ -73,16 +72,14 @@ export class ListReadCache {
 
   /** The newest remembered total of a selection, whatever its version (listTotals.ts). */
   latestTotal(selection: string): SnapshotTotal | undefined {
-    return touch(this.latest, selection);
+    return this.latest.touch(selection);
   }
 
   rememberLatest(selection: string, total: SnapshotTotal): void {
     if (!this.enabled) return;
     const held = this.latest.get(selection);
     if (held && held.version > total.version) return;
-    this.latest.delete(selection);
     this.latest.set(selection, total);
-    if (this.latest.size > MAX_TOTALS) this.latest.delete(this.latest.keys().next().value!);
   }
 
   page(key: string): CachedPage | undefined {

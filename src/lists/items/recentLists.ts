@@ -1,4 +1,5 @@
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
+import { BoundedMap } from '../../shared/boundedMap.js';
 
 const MAX_LISTS = 5000;
 const TTL_MS = 60_000;
@@ -13,7 +14,7 @@ const TTL_MS = 60_000;
  * remembers alone.
  */
 export class RecentLists {
-  private readonly lists = new Map<string, { list: ListSchemaRow; at: number }>();
+  private readonly lists = new BoundedMap<string, { list: ListSchemaRow; at: number }>(MAX_LISTS);
 
   get(id: string, nowMs: number): ListSchemaRow | undefined {
     const entry = this.lists.get(id);
@@ -24,9 +25,6 @@ export class RecentLists {
   }
 
   remember(list: ListSchemaRow, nowMs: number): void {
-    this.lists.delete(list.id);
-    // a Map iterates in insertion order: the first key is the longest unrefreshed
-    if (this.lists.size >= MAX_LISTS) this.lists.delete(this.lists.keys().next().value!);
     this.lists.set(list.id, { list, at: nowMs });
   }
 

@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../shared/boundedMap.js';
 import type { ItemQuery } from '../filters/query.js';
 
 const MAX_SHAPES = 10_000;
@@ -15,16 +16,13 @@ export interface ShapeTotal {
  * (countedPage.ts). Only a guess: a wrong one costs a scan up to the cap, never an answer.
  */
 export class ShapeTotals {
-  private readonly totals = new Map<string, ShapeTotal>();
+  private readonly totals = new BoundedMap<string, ShapeTotal>(MAX_SHAPES);
 
   get(key: string): ShapeTotal | undefined {
     return this.totals.get(key);
   }
 
   set(key: string, total: ShapeTotal): void {
-    this.totals.delete(key);
-    // a Map iterates in insertion order: the first key is the longest unrefreshed
-    if (this.totals.size >= MAX_SHAPES) this.totals.delete(this.totals.keys().next().value!);
     this.totals.set(key, total);
   }
 }
