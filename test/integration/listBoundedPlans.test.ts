@@ -193,6 +193,21 @@ describe('getListItems reads only the list it is asked about', () => {
   );
 });
 
+describe("a list's records as Postgres estimates them in a shared table", () => {
+  it('takes the list for what decides, not the owner and the list as two chances', async () => {
+    // migration 0018: list_key decides owner_id. Without it Postgres multiplied the two
+    // shares and expected a tenth of the list's 10,000 records.
+    const { rows } = await admin.query(
+      `explain (format json) select id from list_items
+       where owner_id = $1 and list_key = hashtextextended($2, 0)`,
+      [owner.accountId, list.id],
+    );
+    const estimate = (rows[0]['QUERY PLAN'] as [{ Plan: { 'Plan Rows': number } }])[0].Plan;
+    expect(estimate['Plan Rows']).toBeGreaterThan(5_000);
+    expect(estimate['Plan Rows']).toBeLessThan(20_000);
+  });
+});
+
 describe('a range read has one plan for any bound', () => {
   /** How many of `runs` executions of the statement Postgres ran on its kept (generic) plan. */
   async function genericRuns(s: SentStatement, runs: number): Promise<number> {
