@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import {
-  coveringEquality,
   filterFirst,
   filterFirstLimit,
   walkInOnePass,
@@ -111,36 +110,5 @@ describe('a walked page read in one pass (page strategy)', () => {
     // never by filtering first: a condition on the sort's own column, or no index for the sort
     expect(filterFirstLimit(query({ rank: '>,1' }, 'rank,desc'), MILLION, 50)).toBe(-1);
     expect(filterFirstLimit(query({ city: 'c1' }, 'flag,asc'), MILLION, 50)).toBe(-1);
-  });
-});
-
-describe('which combined count is read in an equality index order', () => {
-  it('takes an equality whose index holds every other filtered column', () => {
-    expect(coveringEquality(query({ city: 'c1', amount: '<,10' }, 'rank,desc'))).toBe('t1');
-    expect(
-      coveringEquality(query({ amount: '<,10', city: 'c1', day: '>=,2024-01-01' }, 'rank,desc')),
-    ).toBe('t1');
-    // a number equality: its index holds t1 and the date
-    expect(coveringEquality(query({ rank: '5', city: 'like,c%' }, 'day,asc'))).toBe('n2');
-    // t2's index holds the numbers and dates but not t1
-    expect(coveringEquality(query({ segment: 's1', amount: '<,10' }, 'rank,desc'))).toBe('t2');
-  });
-
-  it('leaves one condition, ranges, day equalities and uncovered columns to the planner', () => {
-    expect(coveringEquality(query({ city: 'c1' }, 'rank,desc'))).toBeUndefined();
-    expect(coveringEquality(query({ amount: '<,10', day: '<,2024-01-01' }, 'rank,desc'))).toBe(
-      undefined,
-    );
-    // a day's equality is a range of that day
-    expect(coveringEquality(query({ day: '2024-01-01', amount: '<,5' }, 'rank,desc'))).toBe(
-      undefined,
-    );
-    // two strings: neither string index holds another string
-    expect(coveringEquality(query({ segment: 's1', city: 'c1' }, 'rank,desc'))).toBeUndefined();
-    // flag lives in JSONB, and a contact link reads contact_id: no index holds them
-    expect(coveringEquality(query({ city: 'c1', flag: 'true' }, 'rank,desc'))).toBeUndefined();
-    expect(
-      coveringEquality(query({ city: 'c1', amount: '<,10' }, 'rank,desc', { contact: 7 })),
-    ).toBeUndefined();
   });
 });

@@ -15,7 +15,7 @@ import {
   type PageAt,
 } from './countedPage.js';
 import { countTotal, currentTotal, type TotalTarget } from './listTotals.js';
-import { coveringEquality, filterFirstLimit } from './pageStrategy.js';
+import { filterFirstLimit } from './pageStrategy.js';
 import { shapeKey } from './shapeTotals.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
@@ -61,7 +61,13 @@ export async function listRead(
   const cache = ctx.readCache;
   const total = filtered
     ? await cache.totalOr(selectionKey(list, query), () =>
-        filteredTotal(cache, selectionOf(list.id, query), totalTarget(ctx, list, query, where)),
+        filteredTotal(cache, selectionOf(list.id, query), {
+          db: ctx.db,
+          ownerId: list.ownerId,
+          listId: list.id,
+          where,
+          named: pinned,
+        }),
       )
     : list.itemCount;
   return { list, query, where, filtered, pinned, total };
@@ -97,7 +103,7 @@ export async function rememberedListRead(
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const pinned = hasPinnedPlan(query);
   const where = compileWhere(query, { hideRangeBounds: pinned });
-  const target = totalTarget(ctx, list, query, where);
+  const target = { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named: pinned };
   const counted: CountedPage = await cache.firstCountOr(selection, () =>
     countFirstTime(ctx, list, query, target, pageAt),
   );
@@ -116,24 +122,6 @@ export async function rememberedListRead(
     pinned,
     total: counted.total,
     ...(counted.page ? { page: counted.page } : {}),
-  };
-}
-
-/** Where a read's total is counted or advanced (listTotals.ts). */
-function totalTarget(
-  ctx: ItemContext,
-  list: ListSchemaRow,
-  query: ItemQuery,
-  where: SQL,
-): TotalTarget {
-  const countOrder = coveringEquality(query);
-  return {
-    db: ctx.db,
-    ownerId: list.ownerId,
-    listId: list.id,
-    where,
-    named: hasPinnedPlan(query),
-    ...(countOrder === undefined ? {} : { countOrder }),
   };
 }
 

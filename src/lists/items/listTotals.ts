@@ -25,8 +25,6 @@ export interface TotalTarget {
   where: SQL;
   /** the count's plan is the same for any value: it goes under its shape's name (pinnedPlans.ts) */
   named?: boolean;
-  /** a combined filter's count is read in this slot's index order (pageStrategy.coveringEquality) */
-  countOrder?: string;
 }
 
 /**
@@ -58,24 +56,16 @@ export interface CountedTotal extends SnapshotTotal {
  * snapshot (a read of a remembered list takes the list from here: listRead.ts).
  */
 export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
-  const { db, ownerId, listId } = target;
+  const { db, ownerId, listId, where } = target;
   const [row] = await queryRowsNamedIf<TotalRow>(
     target.named === true,
     db,
     sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot
-        from (${countOf(target)}) c
+        from (select count(*) as n from ${listItems} where ${where}) c
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
   );
   return countedTotal(row);
-}
-
-/** The count of the target's matches, in its index order where it has one. */
-function countOf({ where, countOrder }: TotalTarget): SQL {
-  if (countOrder === undefined) return sql`select count(*) as n from ${listItems} where ${where}`;
-  const order = sql`${sql.identifier(countOrder)}, ${sql.identifier('id')}`;
-  return sql`select count(*) as n from (
-      select 1 from ${listItems} where ${where} order by ${order}) o`;
 }
 
 /** A count's row as a CountedTotal. */

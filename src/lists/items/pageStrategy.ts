@@ -71,33 +71,6 @@ function filterColumns(query: ItemQuery): (string | undefined)[] {
 }
 
 /**
- * The slot of an equality whose index holds every other column a combined filter reads
- * (ORDER_INDEX_INCLUDES), or undefined where the filter is one condition or no such equality
- * is in it. Its count is written in that index's order (listTotals.ts), which leaves Postgres
- * one way to answer a count of many matches: an index-only scan of the equality's entries,
- * which are in id order, so the heap pages the visibility map cannot vouch for are read in
- * their own order, each once. Without the order Postgres chose a bitmap heap scan over the
- * list's whole heap once writes had cleared visibility bits: at 50 % of 1,000,000 records,
- * 260 ms against 171 ms (42 % of the pages not all-visible) and 220 ms (65 %), 90 against 70
- * ms with none (docs/records.md). For few matches the order costs a sort of those few, and
- * Postgres still weighs it against the other indexes.
- */
-export function coveringEquality(query: ItemQuery): string | undefined {
-  if (query.conditions.length < 2) return undefined;
-  const filtered = filterColumns(query);
-  for (const c of query.conditions) {
-    const slot = c.field.slot;
-    // a date's equality is a range of one day; contact and bot slots have no such index
-    if (c.op !== '=' || c.kind === 'date' || slot === undefined) continue;
-    const included = ORDER_INDEX_INCLUDES[slot];
-    if (included === undefined) continue;
-    if (filtered.every((col) => col === slot || (col !== undefined && included.includes(col))))
-      return slot;
-  }
-  return undefined;
-}
-
-/**
  * Whether the page is read by filtering first: true when that reads less than the walk
  * would. False when a condition is on the sort column itself (the walk starts at the
  * condition's bound, reading just the page) or no index serves the sort (Postgres sorts
