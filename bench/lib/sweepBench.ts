@@ -260,11 +260,22 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const failed: string[] = [];
   const warm = Math.max(0.5, o.seconds / 4);
   const cases = o.cases ?? CASES;
+  /**
+   * With autovacuum off (as on the machine CI runs on) nothing clears what a point's writes
+   * leave: every later point's index-only scans would visit the heap pages they touched, on
+   * both sides, and longer on the wider heap. So each point starts from both tables vacuumed,
+   * as autovacuum keeps a live table (docs/benchmarks.md, "The sweep and autovacuum").
+   */
+  const autovacuum = (
+    await pool.query<{ on: boolean }>(`select current_setting('autovacuum') = 'on' as on`)
+  ).rows[0]!.on;
+  if (!autovacuum) o.log('autovacuum is off: both tables are vacuumed before each point');
   try {
     for (const size of o.sizes) {
       for (const shape of SHAPES) {
         for (const s of o.selectivities ?? SELECTIVITIES) {
-          const { count } = twinQueries(data, shape, size);
+          const { count, table } = twinQueries(data, shape, size);
+          if (!autovacuum) await pool.query(`vacuum list_items, ${table}`);
           const counted = await pool.query<{ n: string }>(count, shape.plainValues(s));
           const matched = Number(counted.rows[0]!.n) / size;
           const plainReads = await measure(
