@@ -52,13 +52,15 @@ export function dropStatementNames(client: pg.PoolClient): void {
  */
 export function boundShapeStatements(client: pg.PoolClient): void {
   const connection = (client as unknown as { connection: { parsedStatements: object } }).connection;
-  const used = new BoundedMap<string, true>(MAX_SHAPE_STATEMENTS, (oldest) => {
-    const parsed = connection.parsedStatements as Record<string, string | undefined>;
-    // only what Postgres prepared: a statement whose parse failed is not there to drop
-    if (parsed[oldest] === undefined) return;
-    delete parsed[oldest];
-    // through the client itself: queued before the statement that displaces it
-    (client.query(`deallocate "${oldest}"`) as Promise<unknown>).catch(() => undefined);
+  const used = new BoundedMap<string, true>(MAX_SHAPE_STATEMENTS, {
+    onEvict: (oldest) => {
+      const parsed = connection.parsedStatements as Record<string, string | undefined>;
+      // only what Postgres prepared: a statement whose parse failed is not there to drop
+      if (parsed[oldest] === undefined) return;
+      delete parsed[oldest];
+      // through the client itself: queued before the statement that displaces it
+      (client.query(`deallocate "${oldest}"`) as Promise<unknown>).catch(() => undefined);
+    },
   });
   interceptQueries(client, (config) => {
     const name = (config as { name?: unknown } | null)?.name;

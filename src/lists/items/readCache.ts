@@ -33,12 +33,14 @@ export class ListReadCache {
   private readonly totals = new BoundedMap<string, number>(MAX_TOTALS);
   /** per selection (any version): the newest total with its snapshot, to advance from */
   private readonly latest = new BoundedMap<string, SnapshotTotal>(MAX_TOTALS);
-  private readonly pages = new Map<string, CachedPage>();
+  /** bounded by the rows they hold */
+  private readonly pages: BoundedMap<string, CachedPage>;
   /** what is being computed now, by `t:`/`p:` and the entry's key */
   private readonly pending = new Map<string, Promise<unknown>>();
-  private rowsHeld = 0;
 
-  constructor(private readonly maxRows: number) {}
+  constructor(private readonly maxRows: number) {
+    this.pages = new BoundedMap(maxRows, { weigh: sizeOf });
+  }
 
   get enabled(): boolean {
     return this.maxRows > 0;
@@ -83,7 +85,7 @@ export class ListReadCache {
   }
 
   page(key: string): CachedPage | undefined {
-    return touch(this.pages, key);
+    return this.pages.touch(key);
   }
 
   /** The remembered page of `key`, or `select`'s, shared as `totalOr` shares a count. */
@@ -108,27 +110,8 @@ export class ListReadCache {
 
   rememberPage(key: string, page: CachedPage): void {
     if (!this.enabled || sizeOf(page) > this.maxRows) return;
-    this.forgetPage(key);
     this.pages.set(key, page);
-    this.rowsHeld += sizeOf(page);
-    while (this.rowsHeld > this.maxRows) this.forgetPage(this.pages.keys().next().value!);
   }
-
-  private forgetPage(key: string): void {
-    const page = this.pages.get(key);
-    if (!page) return;
-    this.pages.delete(key);
-    this.rowsHeld -= sizeOf(page);
-  }
-}
-
-/** A Map read as an LRU: a hit moves the entry to the end, the most recently used. */
-function touch<V>(map: Map<string, V>, key: string): V | undefined {
-  const value = map.get(key);
-  if (value === undefined) return undefined;
-  map.delete(key);
-  map.set(key, value);
-  return value;
 }
 
 /**
