@@ -5,6 +5,7 @@ import type { KeyLookup } from './admission/authenticate.js';
 import { wireAdmission } from './admission/wireAdmission.js';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './infra/db/client.js';
+import { ContactWriteQueue } from './contacts/contactLocks.js';
 import { MemoryPagingHints } from './contacts/memoryPagingHints.js';
 import { RedisPagingHints } from './contacts/redisPagingHints.js';
 import { createListsContext } from './lists/context.js';
@@ -71,6 +72,7 @@ export function createRuntime(
     cipher,
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
+    contactWrites: new ContactWriteQueue(),
     webhookStats: new WebhookStats(),
   };
   if (lastWrites) {

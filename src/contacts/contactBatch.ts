@@ -4,7 +4,7 @@ import { domainErrors } from '../shared/domainErrors.js';
 import { checkEach, inBatchOrder, type ItemOutcome } from '../shared/itemOutcomes.js';
 import type { JsonText } from '../shared/orderedJson.js';
 import { contactKey, upsertContactsInBulk } from './bulkUpsert.js';
-import { lockContactKeys, upsertLockKey } from './contactLocks.js';
+import { lockContactKeys, upsertLockKey, type ContactWriteQueue } from './contactLocks.js';
 import { presentContact } from './contactPresenter.js';
 import { upsertOwnContact, type ContactUpsert } from './upsertRepository.js';
 
@@ -22,6 +22,7 @@ export interface UpsertedContact {
  */
 export async function upsertContactBatch<T>(
   db: Database,
+  queue: ContactWriteQueue,
   accountId: number,
   botId: number,
   contacts: readonly T[],
@@ -37,10 +38,12 @@ export async function upsertContactBatch<T>(
   if (atomic && first) throw first.error;
   const upserts = valid.map((v) => v.upsert);
   // One messenger ID twice in a batch: each in turn, as separate calls would do.
-  const written: UpsertedContact[] =
+  const keys = upserts.map((u) => upsertLockKey(accountId, u.botId, u));
+  const written: UpsertedContact[] = await queue.hold(keys, () =>
     new Set(upserts.map(contactKey)).size === upserts.length
-      ? await upsertContactsInBulk(db, accountId, bot.id, upserts)
-      : await upsertInTurn(db, accountId, upserts);
+      ? upsertContactsInBulk(db, accountId, bot.id, upserts)
+      : upsertInTurn(db, accountId, upserts),
+  );
   return inBatchOrder(
     failed.values(),
     written.map((result, i) => ({ index: valid[i]!.index, result })),

@@ -13,6 +13,7 @@ import {
 } from '../contacts/contactParams.js';
 import { presentContact } from '../contacts/contactPresenter.js';
 import { upsertOwnContact, type ContactUpsert } from '../contacts/upsertRepository.js';
+import { upsertLockKey } from '../contacts/contactLocks.js';
 import { SCHEMA_RULES, sentJsonSchema } from '../shared/paramTypes.js';
 import { created, defineMethod, ok } from './method.js';
 
@@ -115,7 +116,11 @@ export const createOrUpdateContact = defineMethod({
   ],
   params,
   async handle(p, { caller, deps }) {
-    const result = await upsertOwnContact(deps.db, caller.accountId, toContactUpsert(p));
+    const upsert = toContactUpsert(p);
+    const key = upsertLockKey(caller.accountId, upsert.botId, upsert);
+    const result = await deps.contactWrites.hold([key], () =>
+      upsertOwnContact(deps.db, caller.accountId, upsert),
+    );
     const body = { data: presentContact(result.contact) };
     return result.created ? created(body) : ok(body);
   },

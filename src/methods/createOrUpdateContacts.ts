@@ -52,6 +52,7 @@ export const createOrUpdateContacts = defineMethod({
       toContactUpsert(validateParams(contactParams, { ...contact, bot_id }));
     const outcomes = await upsertContactBatch(
       deps.db,
+      deps.contactWrites,
       caller.accountId,
       bot_id,
       contacts,

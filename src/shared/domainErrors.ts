@@ -48,8 +48,10 @@ export class CursorExpiredError extends DomainError {
  * will most likely succeed when sent again.
  */
 export class ContendedError extends DomainError {
-  constructor() {
-    super('The list changed while the request was being written; nothing was written. Retry.');
+  constructor(
+    message = 'The list changed while the request was being written; nothing was written. Retry.',
+  ) {
+    super(message);
   }
 }
 
@@ -79,6 +81,11 @@ export const domainErrors = {
     new ForbiddenError(`An account cannot have more than ${max} webhooks.`),
   cursorExpired: () => new CursorExpiredError(),
   contended: () => new ContendedError(),
+  /** a contact write that waited too long behind other writes of its contacts (contactLocks.ts) */
+  contactBusy: () =>
+    new ContendedError(
+      'Other writes of the same contact were ahead of this one for too long; nothing was written. Retry.',
+    ),
   tooManyLists: (max: number) => new ListCapReachedError(max),
   validation: (errs: ValidationErrors) => new ValidationError(errs),
   /** 422 with a single key. */

@@ -39,6 +39,30 @@ export interface PostgresOptions {
   parallelWorkers?: number;
 }
 
+/** Reaching a server: a dead or unreachable one fails fast and the request gets 503. */
+const CONNECT_TIMEOUT_MS = 2000;
+
+/**
+ * Waiting for a free connection of a busy pool, longer than connecting. Writes that queue on
+ * one row drain one transaction at a time (50 new contacts of one bot take the bot's counters
+ * in turn, ~140 ms each on a loaded Citus cluster), and a burst of them held every connection
+ * past the 2 s this wait once shared with connecting: the requests behind them got 503s.
+ */
+const POOL_WAIT_MS = 10_000;
+
+/**
+ * pg-pool times both waits with its one `connectionTimeoutMillis` (the pool's); a client's own
+ * connect timeout ends the connecting sooner.
+ */
+class FastConnectClient extends pg.Client {
+  constructor(config?: string | pg.ClientConfig) {
+    super({
+      ...(typeof config === 'string' ? { connectionString: config } : config),
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+  }
+}
+
 export function connectPostgres(
   url: string,
   log: Pick<Logger, 'error'>,
@@ -49,8 +73,10 @@ export function connectPostgres(
     connectionString: url,
     // More connections than a small machine has cores only queue inside Postgres.
     max: options.max ?? 10,
-    // Nothing waits forever: a dead server fails fast and the request gets 503.
-    connectionTimeoutMillis: 2000,
+    // Nothing waits forever: the wait for a connection of a busy pool ends in a 503, and so
+    // does reaching a dead server (sooner: FastConnectClient).
+    connectionTimeoutMillis: POOL_WAIT_MS,
+    Client: FastConnectClient,
     idleTimeoutMillis: 30_000,
     // startup parameters, which a transaction pooler refuses
     ...(named

@@ -28,6 +28,8 @@ const UNAVAILABLE_CODES = new Set([
 
 const UNAVAILABLE_MESSAGES = [
   /timeout exceeded when trying to connect/i,
+  // node-postgres: a client's own connect timeout (client.ts, FastConnectClient)
+  /^timeout expired$/,
   /Connection terminated/i,
   /connection is closed/i,
   /Client has encountered a connection error/i,

@@ -1,0 +1,60 @@
+import { createServer, type Server, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectPostgres } from '../../src/infra/db/client.js';
+import { isDatabaseUnavailable } from '../../src/infra/db/databaseErrors.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
+
+/**
+ * The pool's two waits (src/infra/db/client.ts): a busy pool's next query waits for a free
+ * connection past the 2 s that reaching a server may take, and a server that never answers
+ * still fails fast, as a 503's error.
+ */
+let database: TestDatabase;
+const log = pino({ level: 'silent' });
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(() => database.drop());
+
+describe('the Postgres pool', () => {
+  it('lets a query wait past 2 s for the one busy connection, and runs it', async () => {
+    const handle = connectPostgres(database.url, log, { max: 1 });
+    try {
+      const busy = handle.pool!.query('select pg_sleep(2.5)');
+      // queued behind the sleep: before, it failed with "timeout exceeded when trying to connect"
+      const started = Date.now();
+      const next = await handle.pool!.query<{ one: number }>('select 1 as one');
+      expect(next.rows[0]!.one).toBe(1);
+      expect(Date.now() - started).toBeGreaterThan(2000);
+      await busy;
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('gives up on a server that accepts the connection and never answers, as unavailable', async () => {
+    const sockets: Socket[] = [];
+    const silent: Server = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const handle = connectPostgres(`postgres://postgres@127.0.0.1:${port}/none`, log);
+    try {
+      const started = Date.now();
+      const error = await handle.pool!.query('select 1').then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      expect(error).toBeInstanceOf(Error);
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      // the connect timeout ended it, not the pool's 10 s wait
+      expect(Date.now() - started).toBeLessThan(6000);
+    } finally {
+      await handle.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
