@@ -5,7 +5,7 @@ import type { KeyCache } from './admission/keyCache.js';
 import type { Config } from './config.js';
 import type { Database } from './infra/db/client.js';
 import type { PagingHints } from './contacts/pagingHints.js';
-import type { ContactWriteQueue } from './contacts/contactLocks.js';
+import type { ContactWriteOrder } from './contacts/contactLocks.js';
 import type { FieldCipher } from './lists/encryption/cipher.js';
 import type { ListsContext } from './lists/context.js';
 import type { RateLimiter } from './admission/limiters/limiter.js';
@@ -34,8 +34,11 @@ export interface AppDeps {
   lists: ListsContext;
   /** remembered contact page boundaries and totals: in Redis when configured, else in memory */
   contactPagingHints: PagingHints;
-  /** where this process's contact writes wait for each other, holding no connection */
-  contactWrites: ContactWriteQueue;
+  /**
+   * where this process's contact writes wait for each other, holding no connection
+   * (UNQUEUED inside a transaction already open)
+   */
+  contactWrites: ContactWriteOrder;
   /** this process's webhook deliveries, for /metrics */
   webhookStats: WebhookStats;
   /** read replicas (DATABASE_REPLICA_URLS); absent: every query on the primary */

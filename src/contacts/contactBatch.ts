@@ -4,7 +4,7 @@ import { domainErrors } from '../shared/domainErrors.js';
 import { checkEach, inBatchOrder, type ItemOutcome } from '../shared/itemOutcomes.js';
 import type { JsonText } from '../shared/orderedJson.js';
 import { contactKey, upsertContactsInBulk } from './bulkUpsert.js';
-import { lockContactKeys, upsertLockKey, type ContactWriteQueue } from './contactLocks.js';
+import { lockContactKeys, upsertLockKey, type ContactWriteOrder } from './contactLocks.js';
 import { presentContact } from './contactPresenter.js';
 import { upsertOwnContact, type ContactUpsert } from './upsertRepository.js';
 
@@ -22,7 +22,7 @@ export interface UpsertedContact {
  */
 export async function upsertContactBatch<T>(
   db: Database,
-  queue: ContactWriteQueue,
+  queue: ContactWriteOrder,
   accountId: number,
   botId: number,
   contacts: readonly T[],

@@ -33,6 +33,19 @@ export function lockContactKeys(keys: readonly string[]): SQL {
     FROM (SELECT DISTINCT hashtext(k) AS h FROM unnest(${pgTextArray(keys)}::text[]) AS k ORDER BY h) AS sorted`;
 }
 
+/** Where a contact write waits for the writes of its contacts ahead of it, if anywhere. */
+export interface ContactWriteOrder {
+  hold<T>(keys: readonly string[], write: () => Promise<T>): Promise<T>;
+}
+
+/**
+ * For a write inside a transaction that is already open (a call with an Idempotency-Key runs
+ * in its key's transaction): it holds a connection, so it must not wait in the process's
+ * queue — ten such waiters would hold the pool's ten connections while the write ahead of
+ * them waited for one. The advisory locks alone order it.
+ */
+export const UNQUEUED: ContactWriteOrder = { hold: (_keys, write) => write() };
+
 /**
  * How long a write waits in this process for another write of the same contact before it is
  * answered 503 (nothing written; retry). Writes of one contact run one at a time, so this
@@ -53,7 +66,7 @@ const MAX_QUEUED = 1000;
  * calls for one contact were answered 503 on a loaded Citus cluster, where one upsert alone
  * takes ~44 ms). Imports take only the advisory locks: they hold no key here while they wait.
  */
-export class ContactWriteQueue {
+export class ContactWriteQueue implements ContactWriteOrder {
   private readonly locks: AsyncLock;
 
   /** `maxWaitMs`: how long a write may wait here before its 503 */

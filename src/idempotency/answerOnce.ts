@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { AppDeps } from '../appDeps.js';
 import { errors } from '../http/httpErrors.js';
 import { queryRows, type Database } from '../infra/db/client.js';
+import { UNQUEUED } from '../contacts/contactLocks.js';
 import { listsOnTransaction } from '../lists/context.js';
 import type { MethodResult } from '../methods/method.js';
 import { requestFingerprint } from './fingerprint.js';
@@ -67,5 +68,10 @@ export async function answerOnce(
 
 /** The app's dependencies with every query of the method on the transaction. */
 function onTransaction(deps: AppDeps, tx: Database): AppDeps {
-  return { ...deps, db: tx, lists: listsOnTransaction(deps.lists, tx) };
+  return {
+    ...deps,
+    db: tx,
+    lists: listsOnTransaction(deps.lists, tx),
+    contactWrites: UNQUEUED,
+  };
 }

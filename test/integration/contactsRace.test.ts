@@ -53,6 +53,29 @@ describe('createOrUpdateContact under concurrency', () => {
     expect(listed.body.count).toBe(1);
   });
 
+  it('answers 30 simultaneous calls for one contact, half with an Idempotency-Key, without a 503', async () => {
+    // A keyed call runs inside its key's transaction, holding a connection: had it waited in
+    // the process's contact queue (ContactWriteQueue) with it, ten of them would hold the
+    // pool's ten connections while the unkeyed call ahead of them in the queue waited for one.
+    const bot = (await createBot(t.db, t.owner.projectUuid, 'Keyed race')).id;
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(
+          t.app,
+          'createOrUpdateContact',
+          { bot_id: bot, messenger: 'max', max_id: 777, name: `Keyed ${i}` },
+          {
+            key: t.owner.apiKey,
+            headers: i % 2 ? { 'idempotency-key': `race-${i}` } : {},
+          },
+        ),
+      ),
+    );
+    const others = responses.filter((r) => r.status !== 200 && r.status !== 201);
+    expect(JSON.stringify(others.map((r) => [r.status, r.body?.error ?? r.body]))).toBe('[]');
+    expect(responses.filter((r) => r.status === 201)).toHaveLength(1);
+  });
+
   it('counts every one of 50 simultaneous creates of different contacts', async () => {
     const before = await subscriberCount(t.db, t.owner.botId);
     const responses = await Promise.all(
