@@ -43,9 +43,9 @@ export class CursorExpiredError extends DomainError {
 }
 
 /**
- * A write met concurrent changes every time it was tried (the list's fields changed between
- * validation and write, attempt after attempt): nothing was written, and the same request
- * will most likely succeed when sent again.
+ * A write lost to concurrent ones (the list's fields changed between validation and write,
+ * attempt after attempt; or other writes of the same contact stayed ahead of it too long):
+ * nothing was written, and the same request will most likely succeed when sent again (503).
  */
 export class ContendedError extends DomainError {
   constructor(
