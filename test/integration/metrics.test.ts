@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { freePort } from '../helpers/freePort.js';
 
@@ -87,8 +88,16 @@ describe('GET /metrics (what the service is doing, for Prometheus)', () => {
 });
 
 describe('metrics configuration (METRICS, METRICS_PORT)', () => {
+  // One database for the four apps: on Citus each database is made and dropped on three
+  // nodes, and a CI run under load once spent the whole of a test's 30 s doing that.
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database.drop());
+
   it('says the limiter is in-process without REDIS_URL', async () => {
-    const t = await startTestApp({ redis: false });
+    const t = await startTestApp({ database, redis: false });
     try {
       const text = await scrape(t);
       expect(sample(text, 'listkeeper_rate_limiter_backend{backend="memory"}')).toBe(1);
@@ -99,7 +108,7 @@ describe('metrics configuration (METRICS, METRICS_PORT)', () => {
   });
 
   it('says the limiter fell back to in-process when Redis stops answering', async () => {
-    const t = await startTestApp();
+    const t = await startTestApp({ database });
     try {
       const tenant = await makeTenant(t.db);
       t.deps.redis?.disconnect();
@@ -113,7 +122,7 @@ describe('metrics configuration (METRICS, METRICS_PORT)', () => {
   });
 
   it('serves nothing at /metrics with METRICS=off', async () => {
-    const t = await startTestApp({ env: { METRICS: 'off' } });
+    const t = await startTestApp({ database, env: { METRICS: 'off' } });
     try {
       const res = await t.app.inject({ method: 'GET', url: '/metrics' });
       expect(res.statusCode).toBe(404);
@@ -124,7 +133,7 @@ describe('metrics configuration (METRICS, METRICS_PORT)', () => {
 
   it('with METRICS_PORT serves them on that port only, while the app listens', async () => {
     const port = await freePort();
-    const t = await startTestApp({ env: { METRICS_PORT: String(port) } });
+    const t = await startTestApp({ database, env: { METRICS_PORT: String(port) } });
     try {
       expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
       await t.app.listen({ host: '127.0.0.1', port: 0 });
