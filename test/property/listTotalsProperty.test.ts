@@ -15,7 +15,8 @@ import { evaluate, type RefQuery, type RefRecord } from './reference.js';
  * round every filter's `meta.total`, on both instances, equals the in-memory reference's
  * count of the records as the writes answered them; whether the instance remembered the
  * total, advanced it over the round's writes (src/lists/items/listTotals.ts) or counted it
- * again. Updates and deletes go one record at a time and as batches of one. Replay a failure with FC_SEED=<seed printed in the error>.
+ * again, or took it from another bound of the same range (after each round every range filter
+ * is read with two bounds never read before, records' values). Updates and deletes go one record at a time and as batches of one. Replay a failure with FC_SEED=<seed printed in the error>.
  */
 const LISTS = Number(process.env.FC_LISTS ?? 8);
 const ROUNDS = 4;
@@ -26,7 +27,7 @@ let a: TestApp;
 let b: TestApp;
 let owner: Tenant;
 let ids: Ids;
-const tally = { checked: 0, nonZero: 0, writes: 0 };
+const tally = { checked: 0, nonZero: 0, writes: 0, siblings: 0 };
 
 beforeAll(async () => {
   const env = { RATE_LIMIT_PER_MINUTE: '100000000' };
@@ -99,6 +100,33 @@ async function totalOf(app: TestApp, listId: string, query: RefQuery) {
   return res.status === 200 ? (res.body.meta.total as number) : undefined;
 }
 
+const RANGE = /^\s*(<=|>=|<|>)\s*,/;
+const ORDERED_TYPES = new Set(['number', 'money', 'date', 'datetime']);
+
+/**
+ * The query with one range's bound moved to two records' values of that field (other
+ * records each round): bounds of one filter, so an instance takes one's total from
+ * another's (rangeNeighbours.ts).
+ */
+function boundSiblings(
+  fields: GenField[],
+  stored: RefRecord[],
+  q: RefQuery,
+  round: number,
+): RefQuery[] {
+  const filters = q.filters;
+  if (typeof filters !== 'object' || filters === null || Array.isArray(filters)) return [];
+  return Object.entries(filters).flatMap(([slug, value]) => {
+    const field = fields.find((f) => f.slug === slug);
+    const op = typeof value === 'string' ? RANGE.exec(value)?.[1] : undefined;
+    if (!field || field.encrypted || !ORDERED_TYPES.has(field.type) || !op) return [];
+    const bounds = stored.map((r) => r[slug]).filter((v) => v !== null && v !== undefined);
+    return [bounds[(2 * round) % bounds.length], bounds[(2 * round + 1) % bounds.length]]
+      .filter((bound) => bound !== undefined)
+      .map((bound) => ({ ...q, filters: { ...filters, [slug]: `${op},${String(bound)}` } }));
+  });
+}
+
 async function check(
   fields: GenField[],
   initial: Record<string, unknown>[],
@@ -114,6 +142,7 @@ async function check(
   const stored: RefRecord[] = [];
   for (const data of initial) await apply(a, list.id, stored, { kind: 'add', data }, 0);
   const answerable = queries.filter((q) => evaluate(fields, stored, q).status === 200);
+  const seen = new Set(answerable.map((q) => JSON.stringify(q)));
   const readAll = () =>
     Promise.all(answerable.flatMap((q) => [totalOf(a, list.id, q), totalOf(b, list.id, q)]));
   await readAll();
@@ -130,7 +159,13 @@ async function check(
       }
     });
     await Promise.all([...writers, readAll()]);
-    for (const q of answerable) {
+    // bounds never read before, beside the ones just read (their neighbours) and the writes
+    const fresh = answerable
+      .flatMap((q) => boundSiblings(fields, stored, q, r))
+      .filter((q) => !seen.has(JSON.stringify(q)) && evaluate(fields, stored, q).status === 200);
+    for (const q of fresh) seen.add(JSON.stringify(q));
+    tally.siblings += fresh.length;
+    for (const q of [...answerable, ...fresh]) {
       const expected = evaluate(fields, stored, q);
       if (expected.status !== 200) continue;
       const [onA, onB] = [await totalOf(a, list.id, q), await totalOf(b, list.id, q)];

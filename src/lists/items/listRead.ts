@@ -14,10 +14,17 @@ import {
   type CountedRows,
   type PageAt,
 } from './countedPage.js';
-import { countTotal, currentTotal, type TotalTarget } from './listTotals.js';
+import {
+  advanceTotal,
+  countTotal,
+  type AdvancedTotal,
+  type CountedTotal,
+  type TotalTarget,
+} from './listTotals.js';
 import { filterFirstLimit } from './pageStrategy.js';
 import { shapeKey } from './shapeTotals.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
+import { neighbourSql } from './rangeNeighbours.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
 /** What getListItems reads a page with: the list, the parsed query and the total. */
@@ -61,7 +68,7 @@ export async function listRead(
   const cache = ctx.readCache;
   const total = filtered
     ? await cache.totalOr(selectionKey(list, query), () =>
-        filteredTotal(cache, selectionOf(list.id, query), {
+        filteredTotal(cache, query, selectionOf(list.id, query), {
           db: ctx.db,
           ownerId: list.ownerId,
           listId: list.id,
@@ -112,7 +119,7 @@ export async function rememberedListRead(
     return undefined;
   }
   const now = { ...list, version: counted.version, itemCount: counted.itemCount };
-  cache.rememberLatest(selection, counted);
+  cache.rememberLatest(query, selection, counted);
   cache.rememberTotal(selectionKey(now, query), counted.total);
   return {
     list: now,
@@ -137,6 +144,8 @@ async function countFirstTime(
   target: TotalTarget,
   pageAt: PageAt | undefined,
 ): Promise<CountedPage> {
+  const fromNeighbour = await neighbourTotal(ctx.readCache, query, target);
+  if (fromNeighbour) return fromNeighbour;
   const column = sharedScanColumn(query);
   if (column === undefined) return countTotal(target);
   const shape = shapeKey(query);
@@ -180,16 +189,42 @@ export function itemQuery(list: ListSchemaRow, params: QueryParams): ItemQuery {
 
 /**
  * A filtered total: the selection's last total brought forward over the writes since
- * (listTotals.ts), or counted; either way remembered as the newest to advance from.
+ * (listTotals.ts), else a neighbour's, else counted; remembered as the newest to advance from.
  */
 async function filteredTotal(
   cache: ListReadCache,
+  query: ItemQuery,
   selection: string,
   target: TotalTarget,
 ): Promise<number> {
-  const now = await currentTotal(target, cache.latestTotal(selection));
-  cache.rememberLatest(selection, now);
+  const latest = cache.latestTotal(selection);
+  const now: CountedTotal | AdvancedTotal =
+    (latest && latest.version >= 0 ? await advanceTotal(target, latest) : undefined) ??
+    (await neighbourTotal(cache, query, target)) ??
+    (await countTotal(target));
+  cache.rememberLatest(query, selection, now);
   return now.total;
+}
+
+/**
+ * A range total never counted here, from the nearest bound that was (rangeNeighbours.ts):
+ * its total advanced over the writes since, and the matches between the two bounds, in one
+ * snapshot. Undefined where no neighbour is remembered or only a count can say.
+ */
+async function neighbourTotal(
+  cache: ListReadCache,
+  query: ItemQuery,
+  target: TotalTarget,
+): Promise<AdvancedTotal | undefined> {
+  const neighbour = cache.neighbourOf(query);
+  if (!neighbour) return undefined;
+  const { where, plus, minus } = neighbourSql(neighbour);
+  const advanced = await advanceTotal({ ...target, where, named: false }, neighbour.from, {
+    plus,
+    minus,
+  });
+  if (advanced) cache.rememberLatest(neighbour.query, neighbour.selection, advanced.base);
+  return advanced;
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

@@ -83,12 +83,30 @@ export function countedTotal(row: TotalRow | undefined): CountedTotal {
 interface AdvanceRow {
   version: string | number;
   layout: number;
+  item_count: string | number;
   snapshot: string;
   events: string | number;
   unknown: string | number;
   purged: boolean | null;
   matching_now: string | number;
   matching_before: string | number;
+  band: string | number;
+}
+
+/**
+ * Two more counts in the advance's snapshot, added to and taken from its total: how a
+ * neighbour's total becomes another bound's (rangeNeighbours.ts).
+ */
+export interface Band {
+  plus: SQL;
+  minus: SQL;
+}
+
+/** An advanced total, with the list's record count and the total it was advanced from. */
+export interface AdvancedTotal extends CountedTotal {
+  itemCount: number;
+  /** `from` brought forward, before the band */
+  base: SnapshotTotal;
 }
 
 /**
@@ -106,7 +124,8 @@ interface AdvanceRow {
 export async function advanceTotal(
   target: TotalTarget,
   from: SnapshotTotal,
-): Promise<SnapshotTotal | undefined> {
+  band?: Band,
+): Promise<AdvancedTotal | undefined> {
   const { db, ownerId, listId, where } = target;
   const since = sql`${from.snapshot}::pg_snapshot`;
   const [row] = await queryRows<AdvanceRow>(
@@ -118,7 +137,7 @@ export async function advanceTotal(
           limit ${MAX_CHANGES_TO_ADVANCE + 1}),
         firsts as (
           select distinct on (item_id) item_id, type, previous from ev order by item_id, seq)
-        select l.version, l.layout, pg_current_snapshot()::text as snapshot,
+        select l.version, l.layout, l.item_count, pg_current_snapshot()::text as snapshot,
           (select count(*) from ev) as events,
           (select count(*) from firsts where type <> ${CREATED} and previous is null) as unknown,
           (select purged_txid >= pg_snapshot_xmin(${since}) from change_feed_state) as purged,
@@ -126,7 +145,13 @@ export async function advanceTotal(
             where ${where} and id in (select item_id from firsts)) as matching_now,
           (select count(*) from firsts f,
               jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
-            where f.type <> ${CREATED} and ${where}) as matching_before
+            where f.type <> ${CREATED} and ${where}) as matching_before,
+          ${
+            band
+              ? sql`(select count(*) from ${listItems} where ${band.plus})
+                  - (select count(*) from ${listItems} where ${band.minus})`
+              : sql`0`
+          } as band
         from ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
@@ -139,19 +164,11 @@ export async function advanceTotal(
     Number(row.unknown) > 0
   )
     return undefined;
-  return {
+  const base = {
     total: from.total + Number(row.matching_now) - Number(row.matching_before),
     version: Number(row.version),
     layout: row.layout,
     snapshot: row.snapshot,
   };
-}
-
-/** The total now: `from` advanced when it can be, else counted. */
-export async function currentTotal(
-  target: TotalTarget,
-  from: SnapshotTotal | undefined,
-): Promise<SnapshotTotal> {
-  const advanced = from && from.version >= 0 ? await advanceTotal(target, from) : undefined;
-  return advanced ?? countTotal(target);
+  return { ...base, total: base.total + Number(row.band), itemCount: Number(row.item_count), base };
 }

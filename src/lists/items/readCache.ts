@@ -4,6 +4,7 @@ import type { JsonText } from '../../shared/orderedJson.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemRow } from './foundItem.js';
 import type { SnapshotTotal } from './listTotals.js';
+import { RangeNeighbours, type Neighbour } from './rangeNeighbours.js';
 
 /**
  * A remembered page. A list with encrypted fields keeps its rows as stored (sealed values
@@ -38,8 +39,14 @@ export class ListReadCache {
   /** what is being computed now, by `t:`/`p:` and the entry's key */
   private readonly pending = new Map<string, Promise<unknown>>();
 
+  /** the remembered bounds of each range, for a new bound's total (rangeNeighbours.ts) */
+  private readonly neighbours: RangeNeighbours;
+
   constructor(private readonly maxRows: number) {
     this.pages = new BoundedMap(maxRows, { weigh: sizeOf });
+    this.neighbours = new RangeNeighbours(maxRows > 0 ? MAX_TOTALS : 0, (q) =>
+      selectionOf(q.listId, q),
+    );
   }
 
   get enabled(): boolean {
@@ -77,11 +84,18 @@ export class ListReadCache {
     return this.latest.touch(selection);
   }
 
-  rememberLatest(selection: string, total: SnapshotTotal): void {
+  /** `query`'s newest total, under its `selection`; a range's bound becomes a neighbour. */
+  rememberLatest(query: ItemQuery, selection: string, total: SnapshotTotal): void {
     if (!this.enabled) return;
     const held = this.latest.get(selection);
     if (held && held.version > total.version) return;
     this.latest.set(selection, total);
+    this.neighbours.remember(query, selection);
+  }
+
+  /** The nearest remembered bound of one of `query`'s ranges, with its total. */
+  neighbourOf(query: ItemQuery): Neighbour | undefined {
+    return this.neighbours.nearest(query, (selection) => this.latestTotal(selection));
   }
 
   page(key: string): CachedPage | undefined {
