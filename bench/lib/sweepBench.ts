@@ -8,6 +8,8 @@
  *
  * Cases: "repeated" (the same filter on every request), "first" (a filter the service has
  * not answered before: a second server with LIST_CACHE_ROWS=0, so nothing is remembered),
+ * "bounds" (every read a new bound near the point's on the shape's first range, remembering
+ * on, as a bot's users type their own amounts: the twin sends the same bounds),
  * "writes" (one updateListItem per 20 reads, each bumping the list's version; the twin runs
  * one UPDATE per 20 reads) and "inserts20", "inserts5" (one addListItem per 20 or per 5
  * reads; the twin INSERTs into its table; the inserted records are deleted after each point
@@ -37,7 +39,7 @@ const CONNECTIONS = 10;
 /** compiled by `npx tsc -p tsconfig.bench.json` (scenarios/sweep.ts and the suite run it) */
 const TWIN_SERVER = 'dist-bench/bench/servers/twinServer.js';
 
-export const CASES = ['repeated', 'first', 'writes', 'inserts20', 'inserts5'] as const;
+export const CASES = ['repeated', 'first', 'bounds', 'writes', 'inserts20', 'inserts5'] as const;
 export type Case = (typeof CASES)[number];
 
 /** The write a case sends among its reads, and after how many reads; none for pure reads. */
@@ -45,10 +47,20 @@ interface Writes {
   kind: 'update' | 'insert';
   readsPerWrite: number;
 }
-const WRITES: Partial<Record<Case, Writes>> = {
-  writes: { kind: 'update', readsPerWrite: 20 },
-  inserts20: { kind: 'insert', readsPerWrite: 20 },
-  inserts5: { kind: 'insert', readsPerWrite: 5 },
+/** What a case sends besides the point's read: writes among the reads, or moving bounds. */
+interface Mix {
+  writes?: Writes;
+  /**
+   * request i's scale of the first range's share (shapes' `j`): 0.9…1.1, spread evenly by
+   * the golden ratio, so nearly every read of the "bounds" case sends a bound not sent before
+   */
+  scale?: (i: number) => number;
+}
+const MIXES: Partial<Record<Case, Mix>> = {
+  bounds: { scale: (i) => 0.9 + 0.2 * ((i * 0.6180339887498949) % 1) },
+  writes: { writes: { kind: 'update', readsPerWrite: 20 } },
+  inserts20: { writes: { kind: 'insert', readsPerWrite: 20 } },
+  inserts5: { writes: { kind: 'insert', readsPerWrite: 5 } },
 };
 const isWrite = (w: Writes | undefined, i: number) =>
   w !== undefined && i % (w.readsPerWrite + 1) === w.readsPerWrite;
@@ -95,7 +107,7 @@ async function twinRequests(
   shape: Shape,
   s: number,
   size: number,
-  writes: Writes | undefined,
+  { writes, scale }: Mix,
 ): Promise<(i: number) => HttpRequest> {
   const { table, page, count } = twinQueries(data, shape, size);
   const ids = (
@@ -105,18 +117,19 @@ async function twinRequests(
   ).rows.map((r) => r.id);
   const listColumn = data.otherRecords > 0 ? 'list_id, ' : '';
   const listValue = data.otherRecords > 0 ? `'${data.lists[size]!}', ` : '';
-  const read: HttpRequest = {
+  const readAt = (j?: number): HttpRequest => ({
     method: 'POST',
     path: '/read',
-    body: JSON.stringify({ page, count, values: shape.plainValues(s) }),
-  };
+    body: JSON.stringify({ page, count, values: shape.plainValues(s, j) }),
+  });
+  const read = readAt();
   const write = (sql: string, values: unknown[]): HttpRequest => ({
     method: 'POST',
     path: '/write',
     body: JSON.stringify({ sql, values }),
   });
   return (i) => {
-    if (!isWrite(writes, i)) return read;
+    if (!isWrite(writes, i)) return scale ? readAt(scale(i)) : read;
     if (writes!.kind === 'update')
       return write(`update ${table} set note = $1, updated_at = now() where id = $2`, [
         `w${i}`,
@@ -151,12 +164,12 @@ async function loadPlain(
   shape: Shape,
   s: number,
   size: number,
-  writes: Writes | undefined,
+  mix: Mix,
   seconds: number,
 ): Promise<LoadResult> {
-  const next = await twinRequests(pool, data, shape, s, size, writes);
+  const next = await twinRequests(pool, data, shape, s, size, mix);
   const result = await loadHttp(twin.url, data.apiKey, next, CONNECTIONS, seconds);
-  if (writes?.kind === 'insert')
+  if (mix.writes?.kind === 'insert')
     await pool.query(`delete from ${twinQueries(data, shape, size).table} where id like 'ins-%'`);
   return result;
 }
@@ -167,20 +180,23 @@ function apiRequests(
   size: number,
   listId: string,
   items: string[],
-  writes: Writes | undefined,
+  { writes, scale }: Mix,
 ) {
-  const read: HttpRequest = {
+  const readAt = (j?: number): HttpRequest => ({
     method: 'POST',
     path: '/api/v1/getListItems',
     body: JSON.stringify({
       schema_id: listId,
-      filters: shape.filters(s),
+      filters: shape.filters(s, j),
       order_by: shape.orderBy,
       limit: LIMIT,
     }),
-  };
+  });
+  const read = readAt();
+  // counted across the point's runs: the measured run sends bounds its warm-up did not
+  let reads = 0;
   return (i: number): HttpRequest => {
-    if (!isWrite(writes, i)) return read;
+    if (!isWrite(writes, i)) return scale ? readAt(scale(reads++)) : read;
     return writes!.kind === 'update'
       ? {
           method: 'POST',
@@ -280,20 +296,20 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
           const matched = Number(counted.rows[0]!.n) / size;
           const plainReads = await measure(
             pool,
-            (seconds) => loadPlain(twin, pool, data, shape, s, size, undefined, seconds),
+            (seconds) => loadPlain(twin, pool, data, shape, s, size, {}, seconds),
             o.seconds,
             warm,
           );
-          /** the twin under each write mix the chosen cases need, measured once per point */
+          /** the twin under each mix the chosen cases need, measured once per point */
           const plainWith = new Map<Case, LoadResult>();
           for (const c of cases) {
-            const writes = WRITES[c];
-            if (writes)
+            const mix = MIXES[c];
+            if (mix)
               plainWith.set(
                 c,
                 await measure(
                   pool,
-                  (seconds) => loadPlain(twin, pool, data, shape, s, size, writes, seconds),
+                  (seconds) => loadPlain(twin, pool, data, shape, s, size, mix, seconds),
                   o.seconds,
                   null,
                 ),
@@ -307,12 +323,13 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
               size,
               data.lists[size]!,
               data.items[size]!,
-              WRITES[c],
+              MIXES[c] ?? {},
             );
             const run = (seconds: number) =>
               loadHttp(server.url, data.apiKey, next, CONNECTIONS, seconds);
             const api = await measure(pool, run, o.seconds, warm);
-            if (WRITES[c]?.kind === 'insert') await deleteInserted(pool, data, size, server.url);
+            if (MIXES[c]?.writes?.kind === 'insert')
+              await deleteInserted(pool, data, size, server.url);
             const plain = plainWith.get(c) ?? plainReads;
             const row = {
               shape: shape.name,

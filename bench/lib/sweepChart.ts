@@ -11,6 +11,7 @@ import { p99Text, ratioText } from './sweepRatio.js';
 export const SWEEP_TARGETS: Record<Case, number> = {
   repeated: 3,
   first: 1,
+  bounds: 1,
   writes: 2,
   inserts20: 2,
   inserts5: 1.2,

@@ -58,19 +58,23 @@ export function recordInput(k: number) {
 
 export interface Shape {
   name: string;
-  /** getListItems' filters matching `s` of the records */
-  filters: (s: number) => Record<string, string>;
+  /**
+   * getListItems' filters matching `s` of the records; `j` scales the share of the first
+   * range's bound (`amount`'s where there is one): a new bound near the point's, as the
+   * "bounds" case sends. An equality has only the values there are; other ranges stay.
+   */
+  filters: (s: number, j?: number) => Record<string, string>;
   orderBy: string;
   /** the twin's WHERE (with $1, $2, …), its values and its ORDER BY */
   plainWhere: string;
-  plainValues: (s: number) => (string | number)[];
+  plainValues: (s: number, j?: number) => (string | number)[];
   plainOrder: string;
 }
 
-/** `amount < ` the bound matching `share` of the records (uniform on 0…999,999) */
-const amountBelow = (share: number) => Math.round(Math.min(1, share) * 1_000_000);
-/** `day < ` the day matching `share` of the records (uniform on 1000 days) */
-const dayBelow = (share: number) => isoDay(Math.round(Math.min(1, share) * DAYS));
+/** `amount < ` the bound matching `share × j` of the records (uniform on 0…999,999) */
+const amountBelow = (share: number, j = 1) => Math.round(Math.min(1, share * j) * 1_000_000);
+/** `day < ` the day matching `share × j` of the records (uniform on 1000 days) */
+const dayBelow = (share: number, j = 1) => isoDay(Math.round(Math.min(1, share * j) * DAYS));
 
 /**
  * The combined shapes split the selectivity between their conditions, whose values are drawn
@@ -90,58 +94,58 @@ export const SHAPES: Shape[] = [
   },
   {
     name: 'number <',
-    filters: (s) => ({ amount: `<,${amountBelow(s)}` }),
+    filters: (s, j) => ({ amount: `<,${amountBelow(s, j)}` }),
     orderBy: 'day,asc',
     plainWhere: 'amount < $1',
-    plainValues: (s) => [amountBelow(s)],
+    plainValues: (s, j) => [amountBelow(s, j)],
     plainOrder: 'day asc',
   },
   {
     name: 'date <',
-    filters: (s) => ({ day: `<,${dayBelow(s)}` }),
+    filters: (s, j) => ({ day: `<,${dayBelow(s, j)}` }),
     orderBy: 'amount,desc',
     plainWhere: 'day < $1',
-    plainValues: (s) => [dayBelow(s)],
+    plainValues: (s, j) => [dayBelow(s, j)],
     plainOrder: 'amount desc',
   },
   {
     name: '= and <',
-    filters: (s) => ({ city: 'c50', amount: `<,${amountBelow(2 * s)}` }),
+    filters: (s, j) => ({ city: 'c50', amount: `<,${amountBelow(2 * s, j)}` }),
     orderBy: 'rank,desc',
     plainWhere: 'city = $1 and amount < $2',
-    plainValues: (s) => ['c50', amountBelow(2 * s)],
+    plainValues: (s, j) => ['c50', amountBelow(2 * s, j)],
     plainOrder: 'rank desc',
   },
   {
     name: '< and <',
-    filters: (s) => ({
-      amount: `<,${amountBelow(Math.sqrt(s))}`,
+    filters: (s, j) => ({
+      amount: `<,${amountBelow(Math.sqrt(s), j)}`,
       day: `<,${dayBelow(Math.sqrt(s))}`,
     }),
     orderBy: 'rank,desc',
     plainWhere: 'amount < $1 and day < $2',
-    plainValues: (s) => [amountBelow(Math.sqrt(s)), dayBelow(Math.sqrt(s))],
+    plainValues: (s, j) => [amountBelow(Math.sqrt(s), j), dayBelow(Math.sqrt(s))],
     plainOrder: 'rank desc',
   },
   {
     name: 'like and <',
-    filters: (s) => ({ city: 'like,c%', amount: `<,${amountBelow(s / C_PREFIX_SHARE)}` }),
+    filters: (s, j) => ({ city: 'like,c%', amount: `<,${amountBelow(s / C_PREFIX_SHARE, j)}` }),
     orderBy: 'day,asc',
     // getListItems' like is case-insensitive
     plainWhere: 'city ilike $1 and amount < $2',
-    plainValues: (s) => ['c%', amountBelow(s / C_PREFIX_SHARE)],
+    plainValues: (s, j) => ['c%', amountBelow(s / C_PREFIX_SHARE, j)],
     plainOrder: 'day asc',
   },
   {
     name: '= and < and <',
-    filters: (s) => ({
+    filters: (s, j) => ({
       city: 'c50',
-      amount: `<,${amountBelow(Math.sqrt(2 * s))}`,
+      amount: `<,${amountBelow(Math.sqrt(2 * s), j)}`,
       day: `<,${dayBelow(Math.sqrt(2 * s))}`,
     }),
     orderBy: 'rank,desc',
     plainWhere: 'city = $1 and amount < $2 and day < $3',
-    plainValues: (s) => ['c50', amountBelow(Math.sqrt(2 * s)), dayBelow(Math.sqrt(2 * s))],
+    plainValues: (s, j) => ['c50', amountBelow(Math.sqrt(2 * s), j), dayBelow(Math.sqrt(2 * s))],
     plainOrder: 'rank desc',
   },
 ];
