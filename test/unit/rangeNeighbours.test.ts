@@ -17,7 +17,7 @@ const total = (n: number): SnapshotTotal => ({ total: n, version: 1, layout: 0, 
 
 /** A neighbour index whose every remembered selection has a total. */
 function remembering(...queries: ItemQuery[]) {
-  const index = new RangeNeighbours(100, (q) => selectionOf(q.listId, q));
+  const index = new RangeNeighbours(1000, (q) => selectionOf(q.listId, q));
   const totals = new Map<string, SnapshotTotal>();
   for (const [i, q] of queries.entries()) {
     const selection = selectionOf(q.listId, q);
@@ -70,6 +70,23 @@ describe('RangeNeighbours', () => {
     expect(boundOf(index.nearest(priced('<,20'), latest)?.query)).toBe('10');
     const other = remembering(query({ note: '<,10' }));
     expect(other.index.nearest(query({ note: '<,20' }), other.latest)).toBeUndefined();
+  });
+
+  it('keeps at most its limit of bounds over all families, forgetting the stalest first', () => {
+    const index = new RangeNeighbours(10, (q) => selectionOf(q.listId, q));
+    const totals = new Map<string, SnapshotTotal>();
+    const latest = (sel: string) => totals.get(sel);
+    for (const city of ['a', 'b', 'c'])
+      for (let i = 0; i < 5; i++) {
+        const q = query({ city, price: `<,${i}` });
+        totals.set(selectionOf('l', q), total(i));
+        index.remember(q, selectionOf('l', q));
+      }
+    expect(index.size).toBe(10);
+    // city a's five went first, then none of b's or c's
+    expect(index.nearest(query({ city: 'a', price: '<,9' }), latest)).toBeUndefined();
+    expect(boundOf(index.nearest(query({ city: 'b', price: '<,0.5' }), latest)?.query)).toBe('0');
+    expect(boundOf(index.nearest(query({ city: 'c', price: '<,9' }), latest)?.query)).toBe('4');
   });
 
   it('keeps at most 256 bounds a family, forgetting the oldest', () => {

@@ -81,29 +81,44 @@ export interface Neighbour {
  * the read cache (`latest`), which decides how long they live.
  */
 export class RangeNeighbours {
+  /** least recently extended family first; in each, the oldest bound first */
   private readonly families = new Map<string, Map<string, string>>();
+  private bounds = 0;
 
+  /** `maxBounds`: bounds held over all families (a bound is worth no more than its total) */
   constructor(
-    private readonly maxFamilies: number,
+    private readonly maxBounds: number,
     private readonly selectionOf: (q: ItemQuery) => string,
   ) {}
 
+  /** How many bounds are held, over all families. */
+  get size(): number {
+    return this.bounds;
+  }
+
   /** Notes that `query`'s total is remembered under `selection`. */
   remember(query: ItemQuery, selection: string): void {
-    if (this.maxFamilies <= 0) return;
+    if (this.maxBounds <= 0) return;
     query.conditions.forEach((c, index) => {
       if (!isRange(c)) return;
       const family = familyOf(query, index, this.selectionOf);
-      let bounds = this.families.get(family);
-      if (bounds) this.families.delete(family);
-      else bounds = new Map();
+      const bounds = this.families.get(family) ?? new Map<string, string>();
+      this.families.delete(family);
       this.families.set(family, bounds);
-      bounds.delete(c.operand);
+      if (!bounds.delete(c.operand)) this.bounds++;
       bounds.set(c.operand, selection);
-      if (bounds.size > BOUNDS_PER_FAMILY) bounds.delete(bounds.keys().next().value!);
-      if (this.families.size > this.maxFamilies)
-        this.families.delete(this.families.keys().next().value!);
+      if (bounds.size > BOUNDS_PER_FAMILY) this.forgetOldest(bounds, family);
+      while (this.bounds > this.maxBounds) {
+        const [oldest, held] = this.families.entries().next().value!;
+        this.forgetOldest(held, oldest);
+      }
     });
+  }
+
+  private forgetOldest(bounds: Map<string, string>, family: string): void {
+    bounds.delete(bounds.keys().next().value!);
+    this.bounds--;
+    if (bounds.size === 0) this.families.delete(family);
   }
 
   /**
