@@ -3,7 +3,7 @@ import { queryRows, type Database } from '../infra/db/client.js';
 import { pgTextArray } from '../infra/db/textArray.js';
 import { JsonText } from '../shared/orderedJson.js';
 import { recordContactChanges } from '../changes/recordContacts.js';
-import { lockContactKeys, upsertLockKey } from './contactLocks.js';
+import { lockContactKeys } from './contactLocks.js';
 import { MESSENGER_IDS } from './messengers.js';
 import { CREATED_FROM_API, type ContactUpsert } from './upsertRepository.js';
 
@@ -30,9 +30,11 @@ export async function upsertContactsInBulk(
   ownerId: number,
   botId: number,
   inputs: readonly ContactUpsert[],
+  /** the inputs' lock keys (upsertLockKey), built once by the caller for its queue too */
+  keys: readonly string[],
 ): Promise<BulkUpserted[]> {
   return db.transaction(async (tx) => {
-    await tx.execute(lockContactKeys(inputs.map((u) => upsertLockKey(ownerId, botId, u))));
+    await tx.execute(lockContactKeys(keys));
     const byKey = new Map<string, { id: number; created: boolean }>();
     for (const withTags of [true, false]) {
       const group = inputs.filter((u) => (u.tags !== undefined) === withTags);

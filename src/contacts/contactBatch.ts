@@ -41,8 +41,8 @@ export async function upsertContactBatch<T>(
   const keys = upserts.map((u) => upsertLockKey(accountId, u.botId, u));
   const written: UpsertedContact[] = await queue.hold(keys, () =>
     new Set(upserts.map(contactKey)).size === upserts.length
-      ? upsertContactsInBulk(db, accountId, bot.id, upserts)
-      : upsertInTurn(db, accountId, upserts),
+      ? upsertContactsInBulk(db, accountId, bot.id, upserts, keys)
+      : upsertInTurn(db, accountId, upserts, keys),
   );
   return inBatchOrder(
     failed.values(),
@@ -50,15 +50,19 @@ export async function upsertContactBatch<T>(
   );
 }
 
-/** The contacts one after the other, in one transaction, as that many upserts would. */
+/**
+ * The contacts one after the other, in one transaction, as that many upserts would; `keys`
+ * are their lock keys (upsertLockKey), the ones the batch waited for in the process.
+ */
 async function upsertInTurn(
   db: Database,
   accountId: number,
   upserts: readonly ContactUpsert[],
+  keys: readonly string[],
 ): Promise<UpsertedContact[]> {
   return db.transaction(async (tx) => {
     // every key locked first, in the one order all contact writes use (contactLocks.ts)
-    await tx.execute(lockContactKeys(upserts.map((u) => upsertLockKey(accountId, u.botId, u))));
+    await tx.execute(lockContactKeys(keys));
     const out: UpsertedContact[] = [];
     for (const u of upserts) {
       const result = await upsertOwnContact(tx, accountId, u);
