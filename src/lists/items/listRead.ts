@@ -218,8 +218,10 @@ async function neighbourTotal(
 ): Promise<AdvancedTotal | undefined> {
   const neighbour = cache.neighbourOf(query);
   if (!neighbour) return undefined;
-  const { where, plus, minus } = neighbourSql(neighbour);
-  const advanced = await advanceTotal({ ...target, where, named: false }, neighbour.from, {
+  // one slotted range: the bands walk its index whatever the bounds, so one plan serves
+  const named = hasPinnedPlan(query);
+  const { where, plus, minus } = neighbourSql(neighbour, named);
+  const advanced = await advanceTotal({ ...target, where, named }, neighbour.from, {
     plus,
     minus,
   });

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../../infra/db/client.js';
+import type { Database } from '../../infra/db/client.js';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
@@ -23,7 +23,10 @@ export interface TotalTarget {
   ownerId: number;
   listId: string;
   where: SQL;
-  /** the count's plan is the same for any value: it goes under its shape's name (pinnedPlans.ts) */
+  /**
+   * the plans of the count and of the advance are the same for any value: they go under their
+   * shape's name (pinnedPlans.ts), the range bounds in `where` hidden
+   */
   named?: boolean;
 }
 
@@ -128,7 +131,8 @@ export async function advanceTotal(
 ): Promise<AdvancedTotal | undefined> {
   const { db, ownerId, listId, where } = target;
   const since = sql`${from.snapshot}::pg_snapshot`;
-  const [row] = await queryRows<AdvanceRow>(
+  const [row] = await queryRowsNamedIf<AdvanceRow>(
+    target.named === true,
     db,
     sql`with ev as (
           select seq, type, item_id, previous from changes

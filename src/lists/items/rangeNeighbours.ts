@@ -162,11 +162,14 @@ export class RangeNeighbours {
   }
 }
 
-/** A neighbour's statements as SQL (compile.ts): its WHERE and the two bands. */
-export function neighbourSql(n: Neighbour) {
+/**
+ * A neighbour's statements as SQL (compile.ts): its WHERE and the two bands; the bounds
+ * hidden where the statement goes under its shape's name (pinnedPlans.ts).
+ */
+export function neighbourSql(n: Neighbour, hideRangeBounds: boolean) {
   return {
-    where: compileWhere(n.query),
-    plus: compileWhere(n.plus),
-    minus: compileWhere(n.minus),
+    where: compileWhere(n.query, { hideRangeBounds }),
+    plus: compileWhere(n.plus, { hideRangeBounds }),
+    minus: compileWhere(n.minus, { hideRangeBounds }),
   };
 }
