@@ -26,6 +26,11 @@ export interface RuntimeOptions {
   clock?: () => Date;
   /** wraps the Postgres key lookup (tests count or pause it) */
   wrapKeyLookup?: (lookup: KeyLookup) => KeyLookup;
+  /**
+   * the least total a new range bound starts from (rangeNeighbours.ts); tests of small lists
+   * set 0 to take that path
+   */
+  neighbourMinTotal?: number;
 }
 
 /** Wires the app's dependencies from config and an open database. */
@@ -70,7 +75,9 @@ export function createRuntime(
     limiter,
     clock,
     cipher,
-    lists: createListsContext(database.db, cipher, clock, config.listCacheRows),
+    lists: createListsContext(database.db, cipher, clock, config.listCacheRows, {
+      neighbourMinTotal: options.neighbourMinTotal,
+    }),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     contactWrites: new ContactWriteQueue(),
     webhookStats: new WebhookStats(),

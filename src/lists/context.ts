@@ -4,7 +4,7 @@ import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
 import { LayoutCache } from '../changes/layouts.js';
-import { ListReadCache } from './items/readCache.js';
+import { ListReadCache, type ListReadCacheOptions } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
 import { ShapeTotals } from './items/shapeTotals.js';
 import { prepareListQueries, type ListQueries } from './queries.js';
@@ -40,6 +40,7 @@ export function createListsContext(
   cipher: FieldCipher,
   clock: () => Date,
   cacheRows = 0,
+  cacheOptions: ListReadCacheOptions = {},
 ): ListsContext {
   return {
     db,
@@ -48,7 +49,7 @@ export function createListsContext(
     queries: prepareListQueries(db),
     recentLists: new RecentLists(),
     shapeTotals: new ShapeTotals(),
-    readCache: new ListReadCache(cacheRows),
+    readCache: new ListReadCache(cacheRows, cacheOptions),
     layouts: new LayoutCache(),
   };
 }

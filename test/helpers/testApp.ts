@@ -22,6 +22,8 @@ export interface TestAppOptions {
   database?: TestDatabase;
   /** share Redis keys with another app (two instances of one deployment) */
   redisPrefix?: string;
+  /** the least total a new range bound starts from (0: any, for small lists) */
+  neighbourMinTotal?: number;
 }
 
 export interface TestApp {
@@ -63,6 +65,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     {
       redisPrefix: options.redisPrefix ?? `lk_test:${randomBytes(6).toString('hex')}:`,
       clock: options.clock,
+      neighbourMinTotal: options.neighbourMinTotal,
     },
   );
   const app = buildApp(runtime.deps, { logStream });

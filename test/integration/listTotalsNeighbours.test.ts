@@ -23,8 +23,9 @@ let owner: Tenant;
 
 beforeAll(async () => {
   const env = { RATE_LIMIT_PER_MINUTE: '100000' };
-  t = await startTestApp({ env, clock: () => new Date(now) });
-  second = await startTestApp({ database: t.database, env });
+  // lists of 40 records: every neighbour is taken, however few it matched
+  t = await startTestApp({ env, clock: () => new Date(now), neighbourMinTotal: 0 });
+  second = await startTestApp({ database: t.database, env, neighbourMinTotal: 0 });
   owner = await makeTenant(t.db);
 });
 afterAll(async () => {
@@ -221,6 +222,27 @@ describe('a range bound never sent before', () => {
     );
     expect(field.status).toBe(204);
     expect(await readTotal(t, list, { price: '<,18' })).toEqual({ total: 18, how: 'counted' });
+  });
+
+  it('is not taken where it matched fewer than the least worth its statement', async () => {
+    const small = await startTestApp({ database: t.database, neighbourMinTotal: 20 });
+    try {
+      const list = await makeList();
+      expect(await readTotal(small, list, { price: '<,10' })).toEqual({
+        total: 10,
+        how: 'counted',
+      });
+      expect(await readTotal(small, list, { price: '<,25' })).toEqual({
+        total: 25,
+        how: 'counted',
+      });
+      expect(await readTotal(small, list, { price: '<,30' })).toEqual({
+        total: 30,
+        how: 'neighbour',
+      });
+    } finally {
+      await small.close();
+    }
   });
 
   it('is never taken from another list', async () => {

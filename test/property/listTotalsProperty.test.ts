@@ -31,8 +31,9 @@ const tally = { checked: 0, nonZero: 0, writes: 0, siblings: 0 };
 
 beforeAll(async () => {
   const env = { RATE_LIMIT_PER_MINUTE: '100000000' };
-  a = await startTestApp({ env });
-  b = await startTestApp({ database: a.database, env });
+  // small lists: a new bound takes any neighbour's total, however few it matched
+  a = await startTestApp({ env, neighbourMinTotal: 0 });
+  b = await startTestApp({ database: a.database, env, neighbourMinTotal: 0 });
   owner = await makeTenant(a.db);
   const bot2 = await createBot(a.db, owner.projectUuid, 'Second');
   ids = {

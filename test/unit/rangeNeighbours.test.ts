@@ -89,6 +89,18 @@ describe('RangeNeighbours', () => {
     expect(boundOf(index.nearest(query({ city: 'c', price: '<,9' }), latest)?.query)).toBe('4');
   });
 
+  it('takes no neighbour whose total is below its least', () => {
+    const index = new RangeNeighbours(1000, (q) => selectionOf(q.listId, q), 30);
+    const totals = new Map([
+      [selectionOf('l', priced('<,10')), total(40)],
+      [selectionOf('l', priced('<,20')), total(29)],
+    ]);
+    for (const q of [priced('<,10'), priced('<,20')]) index.remember(q, selectionOf('l', q));
+    // the nearest (20) matched too few: the next one below is taken
+    expect(boundOf(index.nearest(priced('<,25'), (s) => totals.get(s))?.query)).toBe('10');
+    expect(index.nearest(priced('<,5'), (s) => totals.get(s))).toBeUndefined();
+  });
+
   it('keeps at most 256 bounds a family, forgetting the oldest', () => {
     const queries = Array.from({ length: 300 }, (_, i) => priced(`<,${i}`));
     const { index, latest } = remembering(...queries);

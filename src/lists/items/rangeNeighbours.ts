@@ -24,6 +24,15 @@ const UPPER_BOUNDS: ReadonlySet<string> = new Set(['<', '<=']);
 /** Past this many bounds a family forgets its oldest. */
 const BOUNDS_PER_FAMILY = 256;
 
+/**
+ * A neighbour saves about its own total's worth of counting (the new bound's count walks at
+ * least that many entries) and costs a statement heavier than a count: below this total,
+ * counting is the cheaper read. Measured on the sweep's lists of 10,000 and 100,000 records
+ * (docs/benchmarks.md, "New bounds from a neighbour's total"): a neighbour of about 1,000
+ * matches lost 10–30 % against counting, one of 5,000 or more gained.
+ */
+export const NEIGHBOUR_MIN_TOTAL = 5_000;
+
 /** Where a range condition's bound sits on a line (to pick the nearest), or undefined. */
 function position(c: Condition): number | undefined {
   const at =
@@ -89,6 +98,8 @@ export class RangeNeighbours {
   constructor(
     private readonly maxBounds: number,
     private readonly selectionOf: (q: ItemQuery) => string,
+    /** a neighbour whose total is below this is not worth its statement */
+    private readonly minTotal = 0,
   ) {}
 
   /** How many bounds are held, over all families. */
@@ -145,7 +156,8 @@ export class RangeNeighbours {
         // inner side only; an equal position may be another spelling of the same bound
         if (gap < 0 || operand === c.operand || (best && gap >= best.gap)) continue;
         const from = latest(selection);
-        if (from && from.version >= 0) best = { index, operand, selection, gap, from };
+        if (from && from.version >= 0 && from.total >= this.minTotal)
+          best = { index, operand, selection, gap, from };
       }
     });
     if (!best) return undefined;

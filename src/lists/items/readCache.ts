@@ -4,7 +4,7 @@ import type { JsonText } from '../../shared/orderedJson.js';
 import type { ItemQuery } from '../filters/query.js';
 import type { ItemRow } from './foundItem.js';
 import type { SnapshotTotal } from './listTotals.js';
-import { RangeNeighbours, type Neighbour } from './rangeNeighbours.js';
+import { NEIGHBOUR_MIN_TOTAL, RangeNeighbours, type Neighbour } from './rangeNeighbours.js';
 
 /**
  * A remembered page. A list with encrypted fields keeps its rows as stored (sealed values
@@ -15,6 +15,11 @@ export type CachedPage = { rows: ItemRow[] } | { json: JsonText[] };
 
 function sizeOf(page: CachedPage): number {
   return 'rows' in page ? page.rows.length : page.json.length;
+}
+
+export interface ListReadCacheOptions {
+  /** the least total a new range bound starts from (rangeNeighbours.ts) */
+  neighbourMinTotal?: number;
 }
 
 /** Filtered totals are numbers: this many are kept whatever the row budget. */
@@ -42,10 +47,15 @@ export class ListReadCache {
   /** the remembered bounds of each range, for a new bound's total (rangeNeighbours.ts) */
   private readonly neighbours: RangeNeighbours;
 
-  constructor(private readonly maxRows: number) {
+  constructor(
+    private readonly maxRows: number,
+    { neighbourMinTotal = NEIGHBOUR_MIN_TOTAL }: ListReadCacheOptions = {},
+  ) {
     this.pages = new BoundedMap(maxRows, { weigh: sizeOf });
-    this.neighbours = new RangeNeighbours(maxRows > 0 ? MAX_TOTALS : 0, (q) =>
-      selectionOf(q.listId, q),
+    this.neighbours = new RangeNeighbours(
+      maxRows > 0 ? MAX_TOTALS : 0,
+      (q) => selectionOf(q.listId, q),
+      neighbourMinTotal,
     );
   }
 
