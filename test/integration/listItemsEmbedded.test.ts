@@ -36,7 +36,8 @@ beforeAll(async () => {
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     LOG_LEVEL: 'silent',
   });
-  runtime = createRuntime(config, handle, pino({ level: 'silent' }));
+  // lists of a few records: a new bound takes any neighbour's total (rangeNeighbours.ts)
+  runtime = createRuntime(config, handle, pino({ level: 'silent' }), { neighbourMinTotal: 0 });
   app = buildApp(runtime.deps);
   await app.ready();
   owner = await makeTenant(handle.db);
@@ -199,5 +200,42 @@ describe('addListItems and updateListItems on embedded PGlite (one statement per
       { key: other.apiKey },
     );
     expect(after.body.data.map((r: { title: string }) => r.title)).toEqual(['b', 'C']);
+  });
+});
+
+describe('filtered totals between writes on embedded PGlite', () => {
+  it('advances a remembered total over a write and starts a new bound from its neighbour', async () => {
+    const other = await makeTenant(db);
+    const prices = await makeList(db, other, [{ slug: 'price', type: 'number' }]);
+    const total = async (filters: Record<string, string>) => {
+      const res = await call(
+        app,
+        'getListItems',
+        { schema_id: prices.id, filters, order_by: 'price,asc' },
+        { key: other.apiKey },
+      );
+      expect(res.status).toBe(200);
+      return res.body.meta.total as number;
+    };
+    const add = async (price: number) => {
+      const res = await call(
+        app,
+        'addListItem',
+        { schema_id: prices.id, data: { price } },
+        { key: other.apiKey },
+      );
+      expect(res.status).toBe(201);
+    };
+    for (const price of [1, 5, 12, 30]) await add(price);
+    expect(await total({ price: '<,10' })).toBe(2);
+    await add(7);
+    // the same filter after a write: advanced (its statement named, as on Postgres)
+    expect(await total({ price: '<,10' })).toBe(3);
+    // a bound never sent: the neighbour's total and the band between them
+    expect(await total({ price: '<,20' })).toBe(4);
+    await add(15);
+    expect(await total({ price: '<,25' })).toBe(5);
+    expect(await total({ price: '>=,6' })).toBe(4);
+    expect(await total({ price: '>=,2' })).toBe(5);
   });
 });
