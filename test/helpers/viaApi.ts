@@ -37,3 +37,19 @@ export async function addItemViaApi(
   expect(res.status).toBe(201);
   return res.body.data;
 }
+
+/** A field added to a list through addListSchemaField (asserting its 204). */
+export async function addFieldViaApi(
+  app: FastifyInstance,
+  tenant: Tenant,
+  schemaId: string,
+  field: Record<string, unknown>,
+): Promise<void> {
+  const res = await call(
+    app,
+    'addListSchemaField',
+    { schema_id: schemaId, field },
+    { key: tenant.apiKey },
+  );
+  expect(res.status).toBe(204);
+}
