@@ -30,9 +30,10 @@ const args = benchArgs({
     connections: 'N  load connections (default 10)',
     rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',
     auth: 'on|off|script  the auth + limiter variants of bench/servers/variantServer.ts instead\n      of dist/main.js (needs `npx tsc -p tsconfig.bench.json`)',
-    twin: "SQL  with --data sweep: the sweep's plain twin instead of the service (no API path), its\n      page and count of this WHERE on plain_1000000 (`city = $1`; needs\n      `npx tsc -p tsconfig.bench.json`)",
+    twin: "SQL  with --data sweep: the sweep's plain twin instead of the service (no API path), its\n      page and count of this WHERE on --table (`city = $1`; needs\n      `npx tsc -p tsconfig.bench.json`)",
     value: "TEXT  the twin WHERE's $1",
     order: "SQL  the twin page's ORDER BY (default 'id')",
+    table: "NAME  the twin's table (default plain_1000000; the sweep's sizes: plain_10000, …)",
   },
 });
 const twin = args.text('twin');
@@ -68,11 +69,12 @@ const server = await startServer({
   port: 20_900,
 });
 /** The twin's read: the page and the count a generic tool would send (servers/twinServer.ts). */
+const twinTable = args.text('table') ?? 'plain_1000000';
 const twinRead = (where: string) => ({
   method: 'POST' as const,
   body: JSON.stringify({
-    page: `select * from plain_1000000 where ${where} order by ${args.text('order') ?? 'id'} limit 50`,
-    count: `select count(*) as n from plain_1000000 where ${where}`,
+    page: `select * from ${twinTable} where ${where} order by ${args.text('order') ?? 'id'} limit 50`,
+    count: `select count(*) as n from ${twinTable} where ${where}`,
     values: [args.text('value')],
   }),
   headers: { 'content-type': 'application/json' },

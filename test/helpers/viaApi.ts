@@ -53,3 +53,19 @@ export async function addFieldViaApi(
   );
   expect(res.status).toBe(204);
 }
+
+/** Records added through addListItems in one batch (asserting its 201). */
+export async function addItemsViaApi(
+  app: FastifyInstance,
+  tenant: Tenant,
+  schemaId: string,
+  items: Record<string, unknown>[],
+): Promise<void> {
+  const res = await call(
+    app,
+    'addListItems',
+    { schema_id: schemaId, items },
+    { key: tenant.apiKey },
+  );
+  expect(res.status).toBe(201);
+}

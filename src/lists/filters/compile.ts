@@ -56,24 +56,28 @@ function dayCondition(
 }
 
 /**
- * A range's bound as Postgres plans it: visible, or behind a subquery, where the planner
- * cannot read it and estimates the range as it would for any bound. Hidden where the read's
- * plan is the same for every bound (items/pinnedPlans.ts): Postgres then keeps that one plan
- * for the statement sent under its shape's name, instead of planning it again for every
- * value (a range's kept plan looks dearer than the ones made for a value, so it was never
- * kept), and a walked page follows the order it is written in (pageStrategy.ts decides it).
+ * What of a WHERE's values Postgres does not read while it plans: nothing, the range bounds,
+ * or every value (the list's owner and key and each operand). Behind a subquery a value is
+ * estimated as any value would be (infra/db/unplannedValue.ts).
+ *
+ * `bounds` where the read's plan is the same for every bound (items/pinnedPlans.ts): a walked
+ * page then follows the order it is written in (pageStrategy.ts decides it), and the kept plan
+ * of a named statement is not dearer than the ones made for a bound. `all` for the statements
+ * kept under their shape's name on Postgres, so that no value they carry makes the plans made
+ * for it look cheaper than the kept one; never on Citus, which routes a statement by its owner.
  */
+export type Hiding = 'none' | 'bounds' | 'all';
+
 const RANGE_OPERATORS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=']);
 
-function boundOf(c: Condition, hideRangeBounds: boolean): (operand: SQL) => SQL {
-  return hideRangeBounds && RANGE_OPERATORS.has(c.op)
-    ? (operand) => sql`(select ${operand})`
-    : (operand) => operand;
+function boundOf(c: Condition, hiding: Hiding): (operand: SQL) => SQL {
+  const hidden = hiding === 'all' || (hiding === 'bounds' && RANGE_OPERATORS.has(c.op));
+  return hidden ? (operand) => sql`(select ${operand})` : (operand) => operand;
 }
 
-export function compileCondition(c: Condition, hideRangeBounds = false): SQL {
+export function compileCondition(c: Condition, hiding: Hiding = 'none'): SQL {
   const column = fieldExpression(c.field, c.kind);
-  const bound = boundOf(c, hideRangeBounds);
+  const bound = boundOf(c, hiding);
   if (c.kind === 'date') return dayCondition(column, c.op, c.operand, bound);
   // getListItems: like is case-insensitive; ESCAPE '' makes a backslash an ordinary character.
   if (c.op === 'like') return sql`${column} ilike ${c.operand} escape ''`;
@@ -93,10 +97,10 @@ function compileLink(query: ItemQuery, kind: 'contact' | 'bot', id: number): SQL
   return matches.length === 1 ? matches[0]! : sql`(${sql.join(matches, sql` or `)})`;
 }
 
-/** The query's WHERE; `hideRangeBounds` for a read whose plan no bound changes (boundOf). */
-export function compileWhere(query: ItemQuery, { hideRangeBounds = false } = {}): SQL {
-  const parts: SQL[] = [listScope(query.ownerId, query.listId)];
-  for (const c of query.conditions) parts.push(compileCondition(c, hideRangeBounds));
+/** The query's WHERE, with its values hidden from the planner as `hiding` says. */
+export function compileWhere(query: ItemQuery, hiding: Hiding = 'none'): SQL {
+  const parts: SQL[] = [listScope(query.ownerId, query.listId, hiding === 'all')];
+  for (const c of query.conditions) parts.push(compileCondition(c, hiding));
   if (query.links.contact !== undefined)
     parts.push(compileLink(query, 'contact', query.links.contact));
   if (query.links.bot !== undefined) parts.push(compileLink(query, 'bot', query.links.bot));

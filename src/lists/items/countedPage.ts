@@ -5,7 +5,9 @@ import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { SortSegment } from '../filters/compile.js';
 import type { ItemQuery } from '../filters/query.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { plannedUnless } from '../../infra/db/unplannedValue.js';
 import { slotArraySql } from './itemSlots.js';
+import { pageWindow } from './pageQueries.js';
 import {
   countedTotal,
   countTotal,
@@ -84,16 +86,19 @@ export async function countWithPage(
 ): Promise<CountedPage> {
   const { db, ownerId, listId, where } = target;
   const { column, segment, cap, limit, offset } = plan;
+  // named: the values Postgres would plan for kept out of its sight (unplannedValue.ts)
+  const hidden = target.named === true;
   // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry
   const rows = await queryRowsNamedIf<CountedPageRow>(
     target.named === true,
     db,
     sql`with m as materialized (
-          select id, ${sql.identifier(column)} from ${listItems} where ${where} limit ${cap + 1}),
+          select id, ${sql.identifier(column)} from ${listItems} where ${where}
+          limit ${plannedUnless(hidden, cap + 1, 'int')}),
         t as (
           select count(*) as n, array(
             select id from m as ${listItems} where ${segment.where ?? sql`true`}
-            order by ${segment.unindexedOrderBy} limit ${limit} offset ${offset}) as ids
+            order by ${segment.unindexedOrderBy} ${pageWindow(limit, offset, hidden)}) as ids
           from m)
         select t.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot, i.*
@@ -101,7 +106,9 @@ export async function countWithPage(
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}
         left join lateral (
           select id, data, created_at, updated_at${slotArraySql()}, array_position(t.ids, id) as pos
-          from ${listItems} where t.n <= ${cap} and owner_id = ${ownerId} and id = any(t.ids)) i
+          from ${listItems}
+          where t.n <= ${plannedUnless(hidden, cap, 'int')}
+            and owner_id = ${plannedUnless(hidden, ownerId, 'bigint')} and id = any(t.ids)) i
           on true
         order by i.pos`,
   );

@@ -2,7 +2,8 @@ import type { SQL } from 'drizzle-orm';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors, ValidationError, type ValidationErrors } from '../../shared/domainErrors.js';
 import type { ItemContext } from '../context.js';
-import { compileSort, compileWhere, isFiltered } from '../filters/compile.js';
+import { onCitus } from '../../infra/db/engine.js';
+import { compileSort, compileWhere, isFiltered, type Hiding } from '../filters/compile.js';
 import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery } from '../filters/query.js';
@@ -31,10 +32,12 @@ import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 export interface ListRead {
   list: Pick<ListSchemaRow, 'id' | 'ownerId' | 'fields' | 'itemCount' | 'version'>;
   query: ItemQuery;
+  /** the WHERE of the count and a filter-first page, its values hidden as `hiding` says */
   where: SQL;
+  hiding: Hiding;
   filtered: boolean;
-  /** the read's statements have one plan for any value and go under a name (pinnedPlans.ts) */
-  pinned: boolean;
+  /** the read's statements go under their shape's name, their values hidden (readTarget) */
+  named: boolean;
   /** the list's counter unfiltered; filtered, remembered, advanced or counted (listTotals.ts) */
   total: number;
   /** a page read with the total (countedPage.ts): queryItems answers it where it fits */
@@ -62,22 +65,16 @@ export async function listRead(
   const list = await requireOwnList(ctx, ctx.caller, schemaId);
   ctx.recentLists.remember(list, ctx.clock().getTime());
   const query = itemQuery(list, params);
-  const pinned = hasPinnedPlan(query);
-  const where = compileWhere(query, { hideRangeBounds: pinned });
+  const target = await readTarget(ctx, list, query);
   const filtered = isFiltered(query);
   const cache = ctx.readCache;
   const total = filtered
     ? await cache.totalOr(selectionKey(list, query), () =>
-        filteredTotal(cache, query, selectionOf(list.id, query), {
-          db: ctx.db,
-          ownerId: list.ownerId,
-          listId: list.id,
-          where,
-          named: pinned,
-        }),
+        filteredTotal(cache, query, selectionOf(list.id, query), target),
       )
     : list.itemCount;
-  return { list, query, where, filtered, pinned, total };
+  const { where, hiding, named } = target;
+  return { list, query, where, hiding, filtered, named, total };
 }
 
 /**
@@ -108,9 +105,8 @@ export async function rememberedListRead(
   const selection = selectionOf(list.id, query);
   const cache = ctx.readCache;
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
-  const pinned = hasPinnedPlan(query);
-  const where = compileWhere(query, { hideRangeBounds: pinned });
-  const target = { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named: pinned };
+  const target = await readTarget(ctx, list, query);
+  const { where, hiding, named } = target;
   const counted: CountedPage = await cache.firstCountOr(selection, () =>
     countFirstTime(ctx, list, query, target, pageAt),
   );
@@ -125,8 +121,9 @@ export async function rememberedListRead(
     list: now,
     query,
     where,
+    hiding,
     filtered: true,
-    pinned,
+    named,
     total: counted.total,
     ...(counted.page ? { page: counted.page } : {}),
   };
@@ -218,15 +215,42 @@ async function neighbourTotal(
 ): Promise<AdvancedTotal | undefined> {
   const neighbour = cache.neighbourOf(query);
   if (!neighbour) return undefined;
-  // one slotted range: the bands walk its index whatever the bounds, so one plan serves
-  const named = hasPinnedPlan(query);
-  const { where, plus, minus } = neighbourSql(neighbour, named);
-  const advanced = await advanceTotal({ ...target, where, named }, neighbour.from, {
+  // one slotted range: the bands walk its index whatever the bounds, so the read's plan serves
+  const { where, plus, minus } = neighbourSql(neighbour, target.hiding ?? 'none');
+  const advanced = await advanceTotal({ ...target, where }, neighbour.from, {
     plus,
     minus,
   });
   if (advanced) cache.rememberLatest(neighbour.query, neighbour.selection, advanced.base);
   return advanced;
+}
+
+/** Where a read counts, and how its statements are sent (readTarget). */
+interface ReadTarget extends TotalTarget {
+  named: boolean;
+  /** what the named statements hide of their values */
+  hiding: Hiding;
+}
+
+/**
+ * How a read's statements are sent. Where one plan serves every value (pinnedPlans.ts) the
+ * count and a filter-first page go under their shape's name with every value out of the
+ * planner's sight — the operand and, on Postgres, the list's owner and key — so that
+ * Postgres keeps the plan it made for any value (infra/db/unplannedValue.ts). A walked page
+ * is planned for its list, the range bound alone hidden: there the list's size decides
+ * whether walking the sort's index pays. Citus reads the owner to choose the shard, and its
+ * statements are not named (shapeStatements.ts): there only the bounds are hidden.
+ */
+async function readTarget(
+  ctx: ItemContext,
+  list: Pick<ListSchemaRow, 'id' | 'ownerId'>,
+  query: ItemQuery,
+): Promise<ReadTarget> {
+  const pinned = hasPinnedPlan(query);
+  const named = pinned && !(await onCitus(ctx.db));
+  const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
+  const where = compileWhere(query, hiding);
+  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named, hiding };
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

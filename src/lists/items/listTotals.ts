@@ -4,6 +4,7 @@ import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { ChangeType } from '../../changes/changeTypes.js';
+import type { Hiding } from '../filters/compile.js';
 
 /**
  * A filtered total as one snapshot saw it, with what a later read needs to bring it forward:
@@ -25,9 +26,11 @@ export interface TotalTarget {
   where: SQL;
   /**
    * the plans of the count and of the advance are the same for any value: they go under their
-   * shape's name (pinnedPlans.ts), the range bounds in `where` hidden
+   * shape's name (pinnedPlans.ts), the values in `where` hidden as `hiding` says
    */
   named?: boolean;
+  /** what of `where`'s values the planner does not see (filters/compile.ts) */
+  hiding?: Hiding;
 }
 
 /**

@@ -4,6 +4,7 @@ import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { plannedUnless } from '../../infra/db/unplannedValue.js';
 import { slotArraySql } from './itemSlots.js';
 import { ONE_PASS_MAX_SKIPPED } from './pageStrategy.js';
 
@@ -16,8 +17,9 @@ import { ONE_PASS_MAX_SKIPPED } from './pageStrategy.js';
  * parts apart, where `id in (…)` has it weigh every way of joining the table to itself
  * (planning 0.35 ms against 0.83, the same execution; docs/benchmarks.md, "The deferred
  * join without a join"). A shallow page reads its rows in one pass instead (`onePass`): one
- * relation planned, not two, and no second probe per row. (Exported so a test can read its
- * plan.)
+ * relation planned, not two, and no second probe per row. `hidden`: the owner, the limit and
+ * the offset out of the planner's sight, as `where`'s are, for a statement kept under its
+ * shape's name (infra/db/unplannedValue.ts). (Exported so a test can read its plan.)
  */
 export function pageQuery(
   ownerId: number,
@@ -26,16 +28,24 @@ export function pageQuery(
   limit: number,
   offset: number,
   onePass: boolean,
+  hidden = false,
 ): SQL {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
+  const window = pageWindow(limit, offset, hidden);
   if (onePass) {
     return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
-      where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
+      where ${where} order by ${orderBy} ${window}`;
   }
   return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
-    where owner_id = ${ownerId} and id = any(array(${pageIdsQuery(where, orderBy, limit, offset)}))
+    where owner_id = ${plannedUnless(hidden, ownerId, 'bigint')}
+      and id = any(array(select id from ${listItems} where ${where} order by ${orderBy} ${window}))
     order by ${orderBy}`;
+}
+
+/** `limit … offset …`, the two values hidden from the planner where `hidden`. */
+export function pageWindow(limit: number, offset: number, hidden = false): SQL {
+  return sql`limit ${plannedUnless(hidden, limit, 'int')} offset ${plannedUnless(hidden, offset, 'int')}`;
 }
 
 /**
@@ -43,7 +53,7 @@ export function pageQuery(
  * serve (exported so a test can read its plan).
  */
 export function pageIdsQuery(where: SQL, orderBy: SQL, limit: number, offset: number): SQL {
-  return sql`select id from ${listItems} where ${where} order by ${orderBy} limit ${limit} offset ${offset}`;
+  return sql`select id from ${listItems} where ${where} order by ${orderBy} ${pageWindow(limit, offset)}`;
 }
 
 /** What selectPage reads: the list's rows matching `where`, in the segments' order. */
@@ -86,7 +96,7 @@ export async function selectPage(
     const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
     const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
-    const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, onePass);
+    const query = pageQuery(ownerId, scoped, order, limit - rows.length, skip, onePass, named);
     const got = (await queryRowsNamedIf<StoredItemRow>(named, db, query)).map(toItemRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;

@@ -2,7 +2,7 @@ import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging
 import type { JsonText } from '../../shared/orderedJson.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { ItemRow } from './foundItem.js';
-import { compileSort } from '../filters/compile.js';
+import { compileSort, compileWhere } from '../filters/compile.js';
 import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey, type CachedPage } from './readCache.js';
 import { itemWriter } from './listItemPresenter.js';
@@ -41,7 +41,7 @@ export async function queryItems(
   const read =
     (await rememberedListRead(ctx, input.schemaId, input, { limit: input.limit, offset })) ??
     (await listRead(ctx, input.schemaId, input));
-  const { list, query, where, filtered, pinned, total } = read;
+  const { list, query, where, hiding, filtered, named, total } = read;
   const page = pageKey(selectionKey(list, query), query, input.limit, offset);
   const empty = offset > MAX_OFFSET || (filtered && offset >= total);
   const byFilter = filtered && filterFirst(query, total, list.itemCount, offset + input.limit);
@@ -55,13 +55,14 @@ export async function queryItems(
               ctx.db,
               {
                 ownerId: list.ownerId,
-                where,
+                // a walk is planned for its list: its scope in sight (listRead.ts, readTarget)
+                where: byFilter || hiding !== 'all' ? where : compileWhere(query, 'bounds'),
                 segments: compileSort(query.sort),
                 filtered,
                 filterFirst: byFilter,
                 walkInOnePass:
                   filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
-                named: pinned,
+                named,
                 total: filtered ? total : undefined,
               },
               input.limit,

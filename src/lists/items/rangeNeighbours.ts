@@ -1,4 +1,4 @@
-import { compileWhere } from '../filters/compile.js';
+import { compileWhere, type Hiding } from '../filters/compile.js';
 import type { Condition, ItemQuery } from '../filters/query.js';
 import type { SnapshotTotal } from './listTotals.js';
 
@@ -175,13 +175,13 @@ export class RangeNeighbours {
 }
 
 /**
- * A neighbour's statements as SQL (compile.ts): its WHERE and the two bands; the bounds
- * hidden where the statement goes under its shape's name (pinnedPlans.ts).
+ * A neighbour's statements as SQL (compile.ts): its WHERE and the two bands, their values
+ * hidden as the read's are (listRead.ts).
  */
-export function neighbourSql(n: Neighbour, hideRangeBounds: boolean) {
+export function neighbourSql(n: Neighbour, hiding: Hiding) {
   return {
-    where: compileWhere(n.query, { hideRangeBounds }),
-    plus: compileWhere(n.plus, { hideRangeBounds }),
-    minus: compileWhere(n.minus, { hideRangeBounds }),
+    where: compileWhere(n.query, hiding),
+    plus: compileWhere(n.plus, hiding),
+    minus: compileWhere(n.minus, hiding),
   };
 }
