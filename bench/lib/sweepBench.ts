@@ -17,7 +17,9 @@
  * other lists of other owners, and so does each twin's. Results: sweep.md and sweep.json in
  * `outDir`.
  */
+import { rmSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { loadHttp, type HttpRequest, type LoadResult } from './load.js';
 import { writeReportFiles } from './reportFiles.js';
@@ -253,6 +255,17 @@ export interface SweepOptions {
   otherRecords?: number;
 }
 
+/**
+ * A sweep server's log file, emptied: the servers log warnings and errors only, so a failed
+ * point's cause (a 503's database error) is there to read afterwards.
+ */
+function serverLog(name: string): string {
+  const file = path.join(serverLog.dir, `listkeeper-sweep-${name}.log`);
+  rmSync(file, { force: true });
+  return file;
+}
+serverLog.dir = os.tmpdir();
+
 export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const otherRecords = o.otherRecords ?? 0;
   const dbName =
@@ -260,15 +273,27 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   const data = await loadSweepData(o.sizes, dbName, otherRecords, o.log);
   const env = benchServiceEnv(data.url);
   const [cached, uncached, twin] = (await startServers([
-    () => startServer({ env: { ...env, LIST_CACHE_ROWS: '50000' }, port: o.port }),
-    () => startServer({ env: { ...env, LIST_CACHE_ROWS: '0' }, port: o.port + 1 }),
+    () =>
+      startServer({
+        env: { ...env, LIST_CACHE_ROWS: '50000' },
+        port: o.port,
+        logFile: serverLog('cached'),
+      }),
+    () =>
+      startServer({
+        env: { ...env, LIST_CACHE_ROWS: '0' },
+        port: o.port + 1,
+        logFile: serverLog('uncached'),
+      }),
     () =>
       startServer({
         args: [TWIN_SERVER],
         env: { DATABASE_URL: data.url, REDIS_URL: BENCH_REDIS_URL },
         port: o.port + 2,
+        logFile: serverLog('twin'),
       }),
   ])) as [ServerProcess, ServerProcess, ServerProcess];
+  o.log(`the servers' warnings and errors: ${serverLog.dir}/listkeeper-sweep-*.log`);
   const servers = { cached, uncached, twin };
   const pool = new pg.Pool({ connectionString: data.url, max: CONNECTIONS });
   const rows: SweepRow[] = [];
