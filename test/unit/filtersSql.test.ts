@@ -2,7 +2,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { ValidationError } from '../../src/shared/domainErrors.js';
-import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
+import { compileSort, compileWhere, type Hiding } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
@@ -289,5 +289,43 @@ describe('order by SQL (getListItems order_by)', () => {
 
   it('defaults to insertion order', () => {
     expect(order(undefined)).toEqual([' | "created_at" asc, "id" asc']);
+  });
+});
+
+describe('values hidden from the planner (compileWhere hiding)', () => {
+  const compiled = (filters: unknown, hiding: Hiding) =>
+    dialect.sqlToQuery(
+      compileWhere(
+        {
+          ownerId: 1,
+          listId: 'L',
+          fields: FIELDS,
+          conditions: parseFilters(FIELDS, filters),
+          links: {},
+          sort: parseOrderBy(FIELDS, undefined),
+        },
+        hiding,
+      ),
+    ).sql;
+
+  it('none: every value a plain parameter', () => {
+    expect(compiled({ n: '<,5', s: 'x' }, 'none')).toBe(
+      '"owner_id" = $1 and "list_key" = hashtextextended($2::text, 0) and "n1" < $3::numeric and "t1" = $4',
+    );
+  });
+
+  it('bounds: only the range bounds behind a subquery', () => {
+    expect(compiled({ n: '<,5', s: 'x' }, 'bounds')).toBe(
+      '"owner_id" = $1 and "list_key" = hashtextextended($2::text, 0) and "n1" < (select $3::numeric) and "t1" = $4',
+    );
+  });
+
+  it('all: the owner, the list and every operand behind a subquery', () => {
+    expect(compiled({ n: '<,5', s: 'x' }, 'all')).toBe(
+      '"owner_id" = (select $1::bigint) and "list_key" = hashtextextended((select $2::text), 0) and "n1" < (select $3::numeric) and "t1" = (select $4)',
+    );
+    expect(compiled({ d: '=,2026-01-02' }, 'all')).toContain(
+      '"d1" >= (select $3::timestamptz) and "d1" < (select $4::timestamptz)',
+    );
   });
 });
