@@ -6,10 +6,11 @@ import { sql, type SQL } from 'drizzle-orm';
  * plain value does. A statement kept under its shape's name (shapeStatements.ts) is then
  * planned the same for every value, so the plan Postgres made for any value costs what the
  * ones made for the values sent did, and it keeps that plan after five runs instead of
- * planning each run again. A value it can read — a list's key, whose statistics say how
- * many records it has, or a page's limit — made each made plan look cheaper than the kept
- * one, and every run was planned: 0.2 ms of each of the two statements of a first-time read
- * on a list of 10,000 records (docs/benchmarks.md, "Plans kept for every value").
+ * planning each run again. Where it could read a value — a list's key, whose statistics say
+ * how many records the list has, or a page's limit — the plans made for the values sent
+ * looked cheaper than the kept one, and every run was planned: 0.2 ms for each of the two
+ * statements of a first-time read on a list of 10,000 records (docs/benchmarks.md, "Plans
+ * kept for every value").
  *
  * Never for the owner on Citus: the owner is the distribution column, which Citus must read
  * while planning to send the statement to one shard.

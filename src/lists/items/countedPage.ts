@@ -87,18 +87,18 @@ export async function countWithPage(
   const { db, ownerId, listId, where } = target;
   const { column, segment, cap, limit, offset } = plan;
   // named: the values Postgres would plan for kept out of its sight (unplannedValue.ts)
-  const hidden = target.named === true;
+  const named = target.named === true;
   // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry
   const rows = await queryRowsNamedIf<CountedPageRow>(
-    target.named === true,
+    named,
     db,
     sql`with m as materialized (
           select id, ${sql.identifier(column)} from ${listItems} where ${where}
-          limit ${plannedUnless(hidden, cap + 1, 'int')}),
+          limit ${plannedUnless(named, cap + 1, 'int')}),
         t as (
           select count(*) as n, array(
             select id from m as ${listItems} where ${segment.where ?? sql`true`}
-            order by ${segment.unindexedOrderBy} ${pageWindow(limit, offset, hidden)}) as ids
+            order by ${segment.unindexedOrderBy} ${pageWindow(limit, offset, named)}) as ids
           from m)
         select t.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot, i.*
@@ -107,8 +107,8 @@ export async function countWithPage(
         left join lateral (
           select id, data, created_at, updated_at${slotArraySql()}, array_position(t.ids, id) as pos
           from ${listItems}
-          where t.n <= ${plannedUnless(hidden, cap, 'int')}
-            and owner_id = ${plannedUnless(hidden, ownerId, 'bigint')} and id = any(t.ids)) i
+          where t.n <= ${plannedUnless(named, cap, 'int')}
+            and owner_id = ${plannedUnless(named, ownerId, 'bigint')} and id = any(t.ids)) i
           on true
         order by i.pos`,
   );

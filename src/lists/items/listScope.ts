@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { plannedUnless } from '../../infra/db/unplannedValue.js';
+import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
 
 /**
  * The records of one list, named as every list_items index names them: the owner (the tenant
@@ -13,6 +13,6 @@ import { plannedUnless } from '../../infra/db/unplannedValue.js';
  */
 export function listScope(ownerId: number, listId: string, hidden = false): SQL {
   const owner = plannedUnless(hidden, ownerId, 'bigint');
-  const list = hidden ? sql`(select ${listId}::text)` : sql`${listId}::text`;
+  const list = hidden ? unplanned(listId, 'text') : sql`${listId}::text`;
   return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = hashtextextended(${list}, 0)`;
 }
