@@ -11,6 +11,7 @@ import { pageWindow } from './pageQueries.js';
 import {
   countedTotal,
   countTotal,
+  isNamed,
   type CountedTotal,
   type TotalRow,
   type TotalTarget,
@@ -87,7 +88,7 @@ export async function countWithPage(
   const { db, ownerId, listId, where } = target;
   const { column, segment, cap, limit, offset } = plan;
   // named: the values Postgres would plan for kept out of its sight (unplannedValue.ts)
-  const named = target.named === true;
+  const named = isNamed(target);
   // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry
   const rows = await queryRowsNamedIf<CountedPageRow>(
     named,

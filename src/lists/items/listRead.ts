@@ -36,8 +36,6 @@ export interface ListRead {
   where: SQL;
   hiding: Hiding;
   filtered: boolean;
-  /** the read's statements go under their shape's name, their values hidden (readTarget) */
-  named: boolean;
   /** the list's counter unfiltered; filtered, remembered, advanced or counted (listTotals.ts) */
   total: number;
   /** a page read with the total (countedPage.ts): queryItems answers it where it fits */
@@ -73,8 +71,8 @@ export async function listRead(
         filteredTotal(cache, query, selectionOf(list.id, query), target),
       )
     : list.itemCount;
-  const { where, hiding, named } = target;
-  return { list, query, where, hiding, filtered, named, total };
+  const { where, hiding } = target;
+  return { list, query, where, hiding, filtered, total };
 }
 
 /**
@@ -106,7 +104,7 @@ export async function rememberedListRead(
   const cache = ctx.readCache;
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const target = await readTarget(ctx, list, query);
-  const { where, hiding, named } = target;
+  const { where, hiding } = target;
   const counted: CountedPage = await cache.firstCountOr(selection, () =>
     countFirstTime(ctx, list, query, target, pageAt),
   );
@@ -123,7 +121,6 @@ export async function rememberedListRead(
     where,
     hiding,
     filtered: true,
-    named,
     total: counted.total,
     ...(counted.page ? { page: counted.page } : {}),
   };
@@ -227,8 +224,6 @@ async function neighbourTotal(
 
 /** Where a read counts, and how its statements are sent (readTarget). */
 interface ReadTarget extends TotalTarget {
-  named: boolean;
-  /** what the named statements hide of their values */
   hiding: Hiding;
 }
 
@@ -250,7 +245,7 @@ async function readTarget(
   const named = pinned && !(await onCitus(ctx.db));
   const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
   const where = compileWhere(query, hiding);
-  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, named, hiding };
+  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding };
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

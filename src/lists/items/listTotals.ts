@@ -24,13 +24,17 @@ export interface TotalTarget {
   ownerId: number;
   listId: string;
   where: SQL;
-  /**
-   * the plans of the count and of the advance are the same for any value: they go under their
-   * shape's name (pinnedPlans.ts), the values in `where` hidden as `hiding` says
-   */
-  named?: boolean;
-  /** what of `where`'s values the planner does not see (filters/compile.ts) */
+  /** what of `where`'s values the planner does not see (filters/compile.ts; none by default) */
   hiding?: Hiding;
+}
+
+/**
+ * Whether a target's statements go under their shape's name (infra/db/shapeStatements.ts):
+ * exactly where every value is hidden, the plan then being the same for any value
+ * (listRead.ts, readTarget).
+ */
+export function isNamed(target: Pick<TotalTarget, 'hiding'>): boolean {
+  return target.hiding === 'all';
 }
 
 /**
@@ -64,7 +68,7 @@ export interface CountedTotal extends SnapshotTotal {
 export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
   const { db, ownerId, listId, where } = target;
   const [row] = await queryRowsNamedIf<TotalRow>(
-    target.named === true,
+    isNamed(target),
     db,
     sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot
@@ -135,7 +139,7 @@ export async function advanceTotal(
   const { db, ownerId, listId, where } = target;
   const since = sql`${from.snapshot}::pg_snapshot`;
   const [row] = await queryRowsNamedIf<AdvanceRow>(
-    target.named === true,
+    isNamed(target),
     db,
     sql`with ev as (
           select seq, type, item_id, previous from changes

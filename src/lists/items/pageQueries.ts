@@ -32,14 +32,13 @@ export function pageQuery(
 ): SQL {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
-  const window = pageWindow(limit, offset, hidden);
   if (onePass) {
     return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
-      where ${where} order by ${orderBy} ${window}`;
+      where ${where} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`;
   }
   return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
     where owner_id = ${plannedUnless(hidden, ownerId, 'bigint')}
-      and id = any(array(select id from ${listItems} where ${where} order by ${orderBy} ${window}))
+      and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden)}))
     order by ${orderBy}`;
 }
 
@@ -52,8 +51,14 @@ export function pageWindow(limit: number, offset: number, hidden = false): SQL {
  * The ids of one page of one sort segment: the part of the page query that the indexes
  * serve (exported so a test can read its plan).
  */
-export function pageIdsQuery(where: SQL, orderBy: SQL, limit: number, offset: number): SQL {
-  return sql`select id from ${listItems} where ${where} order by ${orderBy} ${pageWindow(limit, offset)}`;
+export function pageIdsQuery(
+  where: SQL,
+  orderBy: SQL,
+  limit: number,
+  offset: number,
+  hidden = false,
+): SQL {
+  return sql`select id from ${listItems} where ${where} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`;
 }
 
 /** What selectPage reads: the list's rows matching `where`, in the segments' order. */

@@ -7,6 +7,7 @@ import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey, type CachedPage } from './readCache.js';
 import { itemWriter } from './listItemPresenter.js';
 import { listRead, rememberedListRead, type ListRead } from './listRead.js';
+import { isNamed } from './listTotals.js';
 import { selectPage } from './pageQueries.js';
 import { filterFirst, walkInOnePass } from './pageStrategy.js';
 
@@ -41,7 +42,7 @@ export async function queryItems(
   const read =
     (await rememberedListRead(ctx, input.schemaId, input, { limit: input.limit, offset })) ??
     (await listRead(ctx, input.schemaId, input));
-  const { list, query, where, hiding, filtered, named, total } = read;
+  const { list, query, where, filtered, total } = read;
   const page = pageKey(selectionKey(list, query), query, input.limit, offset);
   const empty = offset > MAX_OFFSET || (filtered && offset >= total);
   const byFilter = filtered && filterFirst(query, total, list.itemCount, offset + input.limit);
@@ -56,13 +57,13 @@ export async function queryItems(
               {
                 ownerId: list.ownerId,
                 // a walk is planned for its list: its scope in sight (listRead.ts, readTarget)
-                where: byFilter || hiding !== 'all' ? where : compileWhere(query, 'bounds'),
+                where: byFilter || !isNamed(read) ? where : compileWhere(query, 'bounds'),
                 segments: compileSort(query.sort),
                 filtered,
                 filterFirst: byFilter,
                 walkInOnePass:
                   filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
-                named,
+                named: isNamed(read),
                 total: filtered ? total : undefined,
               },
               input.limit,
