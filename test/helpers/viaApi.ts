@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { call } from './call.js';
+import { call, type CallResult } from './call.js';
 import type { Tenant } from './factories.js';
 
 /** A title and a GBP sum, as createListSchema takes them: the list the schema read tests make. */
@@ -9,6 +9,19 @@ export const TITLE_AND_SUM_FIELDS = [
   { name: 'Sum', slug: 'sum', type: 'money', currency: 'GBP' },
 ];
 
+/** `method` called with the tenant's key, asserting `status`; the answer's body. */
+async function callAsserting(
+  app: FastifyInstance,
+  tenant: Tenant,
+  method: string,
+  params: Record<string, unknown>,
+  status: number,
+): Promise<CallResult['body']> {
+  const res = await call(app, method, params, { key: tenant.apiKey });
+  expect(res.status).toBe(status);
+  return res.body;
+}
+
 /** A list made through createListSchema (asserting its 201), for tests of other methods. */
 export async function createListViaApi(
   app: FastifyInstance,
@@ -16,14 +29,8 @@ export async function createListViaApi(
   fields: Record<string, unknown>[],
   { name = 'L', projectUuid = tenant.projectUuid }: { name?: string; projectUuid?: string } = {},
 ): Promise<{ id: string } & Record<string, unknown>> {
-  const res = await call(
-    app,
-    'createListSchema',
-    { name, project_uuid: projectUuid, fields },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(201);
-  return res.body.data;
+  const params = { name, project_uuid: projectUuid, fields };
+  return (await callAsserting(app, tenant, 'createListSchema', params, 201)).data;
 }
 
 /** A list item added through addListItem (asserting its 201). */
@@ -33,9 +40,8 @@ export async function addItemViaApi(
   schemaId: string,
   data: Record<string, unknown>,
 ): Promise<{ id: string } & Record<string, unknown>> {
-  const res = await call(app, 'addListItem', { schema_id: schemaId, data }, { key: tenant.apiKey });
-  expect(res.status).toBe(201);
-  return res.body.data;
+  const params = { schema_id: schemaId, data };
+  return (await callAsserting(app, tenant, 'addListItem', params, 201)).data;
 }
 
 /** A field added to a list through addListSchemaField (asserting its 204). */
@@ -45,13 +51,7 @@ export async function addFieldViaApi(
   schemaId: string,
   field: Record<string, unknown>,
 ): Promise<void> {
-  const res = await call(
-    app,
-    'addListSchemaField',
-    { schema_id: schemaId, field },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(204);
+  await callAsserting(app, tenant, 'addListSchemaField', { schema_id: schemaId, field }, 204);
 }
 
 /** Records added through addListItems in one batch (asserting its 201). */
@@ -61,11 +61,5 @@ export async function addItemsViaApi(
   schemaId: string,
   items: Record<string, unknown>[],
 ): Promise<void> {
-  const res = await call(
-    app,
-    'addListItems',
-    { schema_id: schemaId, items },
-    { key: tenant.apiKey },
-  );
-  expect(res.status).toBe(201);
+  await callAsserting(app, tenant, 'addListItems', { schema_id: schemaId, items }, 201);
 }

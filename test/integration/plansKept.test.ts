@@ -1,11 +1,12 @@
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectPostgres, queryRows, type DatabaseHandle } from '../../src/infra/db/client.js';
+import { connectPostgres, type DatabaseHandle } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { TEST_CITUS_URL } from '../helpers/env.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { preparedShapes, type PreparedShape } from '../helpers/preparedShapes.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
 
@@ -63,20 +64,9 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface Prepared {
-  statement: string;
-  generic_plans: number;
-  custom_plans: number;
-}
-
 /** The connection's named statements that read list_items. */
-async function keptStatements(): Promise<Prepared[]> {
-  return queryRows<Prepared>(
-    t.db,
-    sql`select statement, generic_plans::int as generic_plans, custom_plans::int as custom_plans
-        from pg_prepared_statements
-        where name like 'lk_shape_%' and statement like '%list_items%'`,
-  );
+async function keptStatements(): Promise<PreparedShape[]> {
+  return (await preparedShapes(t.db)).filter((s) => s.statement.includes('list_items'));
 }
 
 async function readSmall(filters: Record<string, string>, orderBy: string) {
@@ -129,7 +119,7 @@ describe('the count and page of one slotted condition', () => {
  * then ran on its kept plan (a first read counts alone; the later ones may bring their page
  * in the count's statement: countedPage.ts).
  */
-function expectKept(kept: Prepared[]): void {
+function expectKept(kept: PreparedShape[]): void {
   expect(kept.some((s) => /count\(\*\)/.test(s.statement))).toBe(true);
   const often = kept.filter((s) => s.custom_plans + s.generic_plans > 5);
   expect(often.length).toBeGreaterThan(0);

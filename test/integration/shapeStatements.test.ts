@@ -7,6 +7,7 @@ import { queryShapeRows } from '../../src/infra/db/shapeStatements.js';
 import { MAX_SHAPE_STATEMENTS, shapeName } from '../../src/infra/db/statementNames.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { TEST_CITUS_URL } from '../helpers/env.js';
+import { preparedShapes as heldShapes } from '../helpers/preparedShapes.js';
 
 /**
  * Statements sent under their shape's name (infra/db/shapeStatements.ts): a connection parses
@@ -33,20 +34,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-interface Prepared {
-  name: string;
-  generic_plans: number;
-  custom_plans: number;
-}
-
-async function preparedShapes(): Promise<Prepared[]> {
-  return queryRows<Prepared>(
-    handle.db,
-    sql`select name, generic_plans::int as generic_plans, custom_plans::int as custom_plans
-        from pg_prepared_statements
-        where name like 'lk_shape_%' order by prepare_time`,
-  );
-}
+const preparedShapes = () => heldShapes(handle.db);
 
 /** A count of one shape: `shape` changes the statement's text, `value` only its parameter. */
 function countOf(shape: number, value: string) {

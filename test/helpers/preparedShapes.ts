@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
+
+/** A statement a connection holds under its shape's name, with how it was planned. */
+export interface PreparedShape {
+  name: string;
+  statement: string;
+  generic_plans: number;
+  custom_plans: number;
+}
+
+/**
+ * The statements the connection `db` runs on holds under their shape's name
+ * (infra/db/shapeStatements.ts), oldest first: a test of kept plans gives its app one
+ * connection, so this is what that connection holds.
+ */
+export function preparedShapes(db: Database): Promise<PreparedShape[]> {
+  return queryRows<PreparedShape>(
+    db,
+    sql`select name, statement, generic_plans::int as generic_plans,
+          custom_plans::int as custom_plans
+        from pg_prepared_statements
+        where name like 'lk_shape_%' order by prepare_time`,
+  );
+}
