@@ -17,12 +17,18 @@ export function createReplication(
   for (const replica of replicas.replicas) {
     const db = replica.handle.db;
     // the caches are shared: their entries are keyed by list and paging versions, which
-    // name the same data on every server
+    // name the same data on every server; what is in flight is the server's own
+    const lists = deps.lists;
     built.set(replica, {
       ...deps,
       db,
       pool: replica.handle.pool,
-      lists: { ...deps.lists, db, queries: prepareListQueries(db) },
+      lists: {
+        ...lists,
+        db,
+        queries: prepareListQueries(db),
+        readCache: lists.readCache.forAnotherServer(),
+      },
     });
   }
   return { replicas, lastWrites, depsOn: (replica) => built.get(replica)! };

@@ -93,6 +93,21 @@ describe('ListReadCache', () => {
     expect(cache.page('p')).toEqual(rows(2));
   });
 
+  it("never makes a request wait on another server's page: a replica's failure stays its own", async () => {
+    const primary = new ListReadCache(100);
+    const replica = primary.forAnotherServer();
+    let fail!: (err: Error) => void;
+    const onReplica = replica.pageOr('p', () => new Promise((_, reject) => (fail = reject)));
+    // the primary asks for the same page while the replica's read runs: its own read
+    const onPrimary = primary.pageOr('p', () => Promise.resolve(rows(3)));
+    fail(new Error('replica gone'));
+    await expect(onReplica).rejects.toThrow('replica gone');
+    expect(await onPrimary).toEqual(rows(3));
+    // what either remembers, both answer from
+    expect(replica.page('p')).toEqual(rows(3));
+    await replica.totalOr('t', () => Promise.resolve(9));
+    expect(primary.total('t')).toBe(9);
+  });
   it('shares nothing when off: every request runs its own query', async () => {
     const cache = new ListReadCache(0);
     let counts = 0;

@@ -22,6 +22,14 @@ export interface ListReadCacheOptions {
   neighbourMinTotal?: number;
 }
 
+/** What every server's view of the cache shares (forAnotherServer). */
+interface RememberedAnswers {
+  totals: BoundedMap<string, number>;
+  latest: BoundedMap<string, SnapshotTotal>;
+  pages: BoundedMap<string, CachedPage>;
+  neighbours: RangeNeighbours;
+}
+
 /** Filtered totals are numbers: this many are kept whatever the row budget. */
 const MAX_TOTALS = 20_000;
 
@@ -36,27 +44,51 @@ const MAX_TOTALS = 20_000;
  * Least recently used entries go first once `maxRows` rows are held.
  */
 export class ListReadCache {
-  private readonly totals = new BoundedMap<string, number>(MAX_TOTALS);
+  private readonly totals: BoundedMap<string, number>;
   /** per selection (any version): the newest total with its snapshot, to advance from */
-  private readonly latest = new BoundedMap<string, SnapshotTotal>(MAX_TOTALS);
+  private readonly latest: BoundedMap<string, SnapshotTotal>;
   /** bounded by the rows they hold */
   private readonly pages: BoundedMap<string, CachedPage>;
-  /** what is being computed now, by `t:`/`p:` and the entry's key */
-  private readonly pending = new Map<string, Promise<unknown>>();
-
   /** the remembered bounds of each range, for a new bound's total (rangeNeighbours.ts) */
   private readonly neighbours: RangeNeighbours;
+  /**
+   * what is being computed now, by `t:`/`p:` and the entry's key: this server's alone
+   * (forAnotherServer), the remembered answers above shared by all
+   */
+  private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly maxRows: number,
     { neighbourMinTotal = NEIGHBOUR_MIN_TOTAL }: ListReadCacheOptions = {},
+    shared?: RememberedAnswers,
   ) {
-    this.pages = new BoundedMap(maxRows, { weigh: sizeOf });
-    this.neighbours = new RangeNeighbours(
-      maxRows > 0 ? MAX_TOTALS : 0,
-      (q) => selectionOf(q.listId, q),
-      neighbourMinTotal,
-    );
+    const remembered = shared ?? {
+      totals: new BoundedMap<string, number>(MAX_TOTALS),
+      latest: new BoundedMap<string, SnapshotTotal>(MAX_TOTALS),
+      pages: new BoundedMap<string, CachedPage>(maxRows, { weigh: sizeOf }),
+      neighbours: new RangeNeighbours(
+        maxRows > 0 ? MAX_TOTALS : 0,
+        (q) => selectionOf(q.listId, q),
+        neighbourMinTotal,
+      ),
+    };
+    ({
+      totals: this.totals,
+      latest: this.latest,
+      pages: this.pages,
+      neighbours: this.neighbours,
+    } = remembered);
+  }
+
+  /**
+   * The same remembered answers for reads sent to another server (a read replica,
+   * replication/readRouting.ts), with their own computations in flight: a request never
+   * waits on another server's count or page. Were they shared, a replica failing mid-count
+   * would fail the read the primary runs in its place, and it would answer 503.
+   */
+  forAnotherServer(): ListReadCache {
+    const { totals, latest, pages, neighbours } = this;
+    return new ListReadCache(this.maxRows, {}, { totals, latest, pages, neighbours });
   }
 
   get enabled(): boolean {
