@@ -114,6 +114,32 @@ describe('a first-time read with its page in the count', () => {
     expect(ranged.statements.some(withPage)).toBe(false);
   });
 
+  it('reads combined conditions and their page in one statement, unless one is on the sort', async () => {
+    const shape = (city: string, below: number, page: number) =>
+      read({ filters: { city, rank: `<,${below}` }, order_by: 'day,asc', limit: 3, page });
+    const first = await shape('rare', 50, 1);
+    expect(first.statements).toHaveLength(2);
+    expect(first.statements.some(withPage)).toBe(false);
+    for (const [city, below, page] of [
+      ['r1', 60, 1],
+      ['common', 9, 2],
+    ] as const) {
+      const { answer, statements } = await shape(city, below, page);
+      expect(answer.ids).toHaveLength(3);
+      expect(statements).toHaveLength(1);
+      expect(withPage(statements[0]!)).toBe(true);
+    }
+    // sorted by a filtered column the walk starts at the bound: never filtered first
+    const sorted = await read({
+      filters: { city: 'r0', rank: '<,70' },
+      order_by: 'rank,desc',
+      limit: 3,
+      page: 1,
+    });
+    expect(sorted.statements).toHaveLength(2);
+    expect(sorted.statements.some(withPage)).toBe(false);
+  });
+
   it('goes on into records without a value when the page passes the last one with a value', async () => {
     await read({ filters: { city: 'r2' }, order_by: 'rank,asc', limit: 5, page: 1 });
     // 'r3' has 13 ranked records and 3 without: page 4 of 4 holds the last ranked one and them

@@ -18,11 +18,12 @@ import {
 } from './listTotals.js';
 import { ORDER_INDEX_INCLUDES, sortColumn } from './pageStrategy.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
+import { isSlotColumn } from '../slots.js';
 
 /**
- * A first-time read's total and its page in one statement, where one index scan serves
- * both: the matches of one equality are read from the condition's index once (with the
- * sort's column, which the index includes), counted, and the page is the top of them — the
+ * A first-time read's total and its page in one statement, where one scan serves both: the
+ * matches (of one equality, or of combined conditions: sharedScanColumn) are read once with
+ * the sort's column, counted, and the page is the top of them — the
  * filter-first page (pageStrategy.ts) without a second scan, and without a second round trip.
  * A round trip is the dearer part on a machine where each socket write wakes the other side:
  * the service's write of a statement was a quarter of its CPU a request (docs/benchmarks.md,
@@ -59,19 +60,34 @@ export interface PageWithCount extends PageAt {
 }
 
 /**
- * The column one scan of the condition's index returns for the page's order, or undefined
- * where no such scan serves both: one equality on a slot (a pinned shape, pinnedPlans.ts),
- * whose index includes the sort's column. Not a range: with its bound visible Postgres
- * planned the statement for each value, which cost more than the round trip saved (a range
- * matching nothing at 0.70 of the count alone); with the bound hidden (filters/compile.ts)
- * the plan it kept for the statement was slower still (0.46 matching nothing, 0.82 at 0.1 %).
+ * The column a scan of the matches returns for the page's order, or undefined where no one
+ * scan serves both:
+ *
+ * - one equality on a slot (a pinned shape, pinnedPlans.ts) whose index includes the sort's
+ *   column. Not one range: with its bound visible Postgres planned the statement for each
+ *   value, which cost more than the round trip saved (a range matching nothing at 0.70 of the
+ *   count alone); with the bound hidden (filters/compile.ts) the plan it kept for the
+ *   statement was slower still (0.46 matching nothing, 0.82 at 0.1 %).
+ * - two or more conditions, each on a slot. These are planned for their values on every
+ *   request either way (never named), so one statement is planned once instead of twice,
+ *   besides the round trip saved (docs/benchmarks.md, "A combined filter's count and page in
+ *   one statement").
  */
 export function sharedScanColumn(query: ItemQuery): string | undefined {
-  if (!hasPinnedPlan(query) || query.conditions[0]!.op !== '=') return undefined;
-  const slot = query.conditions[0]!.field.slot!;
   const column = sortColumn(query);
-  if (column === undefined || !ORDER_INDEX_INCLUDES[slot]?.includes(column)) return undefined;
-  return column;
+  if (column === undefined) return undefined;
+  if (hasPinnedPlan(query)) {
+    const [condition] = query.conditions;
+    if (condition!.op !== '=') return undefined;
+    return ORDER_INDEX_INCLUDES[condition!.field.slot!]?.includes(column) ? column : undefined;
+  }
+  return isCombined(query) ? column : undefined;
+}
+
+/** Two or more conditions, each on a slot column, with no contact or bot link. */
+function isCombined(query: ItemQuery): boolean {
+  if (query.links.contact !== undefined || query.links.bot !== undefined) return false;
+  return query.conditions.length >= 2 && query.conditions.every((c) => isSlotColumn(c.field.slot));
 }
 
 type CountedPageRow = TotalRow & StoredItemRow;
