@@ -13,6 +13,7 @@ import { errors } from './httpErrors.js';
 import { queryParams } from './queryParser.js';
 import { validateParams } from '../shared/validate.js';
 import { runRead } from '../replication/readRouting.js';
+import { HandlersInFlight } from './handlersInFlight.js';
 
 /** `/api/v1/<one segment>`, with or without a query string: the paths the route below answers. */
 const API_PATH = /^\/api\/v1\/[^/?#]+(?:\?|$)/;
@@ -54,52 +55,60 @@ export function registerApiRoute(
     ];
     socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   });
+  // closing waits for every handler, those whose client has gone too (handlersInFlight.ts)
+  const handlers = new HandlersInFlight();
+  app.addHook('onClose', () => handlers.idle());
   app.route<{ Params: { method: string } }>({
     method: ['GET', 'POST'],
     url: '/api/v1/:method',
-    handler: async (request, reply) => {
-      const method = methods.get(request.params.method);
-      if (!method) throw errors.methodNotFound(request.params.method);
-      reply.headers(deprecationHeaders(deps.config.deprecatedMethods, method.name, deps.clock()));
-
-      const params = collectParams(request);
-      // One step: with Redis, the key check and the count share one round trip.
-      const admission = await deps.authenticate(extractApiKey(request, params), request.ip);
-      const { caller, rate } = admission;
-      delete params.api_token;
-
-      reply.header('x-ratelimit-limit', String(rate.limit));
-      reply.header('x-ratelimit-remaining', String(rate.remaining));
-      if (!rate.allowed) throw errors.tooManyAttempts(rate.retryAfterSeconds, rate.limit);
-
-      // Reads ignore a key: repeating them changes nothing.
-      const key = takeIdempotencyKey(request.headers[IDEMPOTENCY_HEADER], params);
-      const run = (runDeps: AppDeps) =>
-        runMethod(method, params, { caller, deps: runDeps, log: request.log });
-      if (!method.changesData) {
-        const result = method.primaryOnly ? await run(deps) : await runRead(deps, admission, run);
-        return send(reply, result.status, result.body);
-      }
-      // read replicas: later reads of this account wait for a replica that has replayed this
-      const recordWrite = () => deps.replication?.lastWrites.record(caller.accountId);
-      if (key === undefined) {
-        const result = await run(deps);
-        await recordWrite();
-        return send(reply, result.status, result.body);
-      }
-      const keyed = { ownerId: caller.accountId, key, method: method.name, params };
-      const answer = method.writesKeyWithChange
-        ? await answerWithChange(deps, keyed, (keyClaim) =>
-            runMethod(method, params, { caller, deps, log: request.log, keyClaim }),
-          )
-        : await answerOnce(deps, keyed, run);
-      if (answer.replayed) reply.header('idempotent-replayed', 'true');
-      else if (answer.status < 400) await recordWrite();
-      reply.code(answer.status);
-      if (answer.body === null) return reply.send();
-      return reply.type('application/json; charset=utf-8').send(answer.body);
-    },
+    handler: (request, reply) => handlers.run(() => answer(request, reply)),
   });
+
+  async function answer(
+    request: FastifyRequest<{ Params: { method: string } }>,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const method = methods.get(request.params.method);
+    if (!method) throw errors.methodNotFound(request.params.method);
+    reply.headers(deprecationHeaders(deps.config.deprecatedMethods, method.name, deps.clock()));
+
+    const params = collectParams(request);
+    // One step: with Redis, the key check and the count share one round trip.
+    const admission = await deps.authenticate(extractApiKey(request, params), request.ip);
+    const { caller, rate } = admission;
+    delete params.api_token;
+
+    reply.header('x-ratelimit-limit', String(rate.limit));
+    reply.header('x-ratelimit-remaining', String(rate.remaining));
+    if (!rate.allowed) throw errors.tooManyAttempts(rate.retryAfterSeconds, rate.limit);
+
+    // Reads ignore a key: repeating them changes nothing.
+    const key = takeIdempotencyKey(request.headers[IDEMPOTENCY_HEADER], params);
+    const run = (runDeps: AppDeps) =>
+      runMethod(method, params, { caller, deps: runDeps, log: request.log });
+    if (!method.changesData) {
+      const result = method.primaryOnly ? await run(deps) : await runRead(deps, admission, run);
+      return send(reply, result.status, result.body);
+    }
+    // read replicas: later reads of this account wait for a replica that has replayed this
+    const recordWrite = () => deps.replication?.lastWrites.record(caller.accountId);
+    if (key === undefined) {
+      const result = await run(deps);
+      await recordWrite();
+      return send(reply, result.status, result.body);
+    }
+    const keyed = { ownerId: caller.accountId, key, method: method.name, params };
+    const answer = method.writesKeyWithChange
+      ? await answerWithChange(deps, keyed, (keyClaim) =>
+          runMethod(method, params, { caller, deps, log: request.log, keyClaim }),
+        )
+      : await answerOnce(deps, keyed, run);
+    if (answer.replayed) reply.header('idempotent-replayed', 'true');
+    else if (answer.status < 400) await recordWrite();
+    reply.code(answer.status);
+    if (answer.body === null) return reply.send();
+    return reply.type('application/json; charset=utf-8').send(answer.body);
+  }
 }
 
 /** Query string and body merged, the body winning (as Laravel's `$request->all()`). */

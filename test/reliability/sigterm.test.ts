@@ -1,13 +1,13 @@
 import { connect, type AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call } from '../helpers/call.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 import { makeTenant } from '../helpers/factories.js';
-import { ensureBuilt } from '../helpers/processes.js';
+import { ensureBuilt, postApi } from '../helpers/processes.js';
 import { startRedisServer, type RedisServer } from '../helpers/redisServer.js';
 import { startFleet, type Fleet } from '../helpers/serverFleet.js';
 import { startTestApp } from '../helpers/testApp.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 import { waitFor } from '../helpers/waitFor.js';
 import {
   acknowledged,
@@ -110,29 +110,53 @@ describe('SIGTERM under write load', () => {
   }, 120_000);
 });
 
+/**
+ * A listening test app with one list of a number field `n`, and a second connection that holds
+ * list_items locked (`blocker`), so a request touching it waits until the test lets it go.
+ */
+async function appWithLockedList() {
+  const t = await startTestApp();
+  const tenant = await makeTenant(t.db);
+  const list = await createListViaApi(t.app, tenant, [{ name: 'N', slug: 'n', type: 'number' }]);
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = t.app.server.address() as AddressInfo;
+  const blocker = new pg.Client({ connectionString: t.database.url });
+  await blocker.connect();
+  await blocker.query('BEGIN');
+  await blocker.query('LOCK TABLE list_items IN ACCESS EXCLUSIVE MODE');
+  return {
+    t,
+    tenant,
+    listId: list.id,
+    port,
+    blocker,
+    /**
+     * Until a statement of this database waits for the lock: pg_locks is the whole server's,
+     * and other test files' waits once let the test go on before the request had even started.
+     */
+    waiting: (what: string) =>
+      waitFor(async () => {
+        const r = await blocker.query(
+          `SELECT count(*)::int AS n FROM pg_locks
+           WHERE NOT granted AND relation = 'list_items'::regclass
+             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        );
+        return r.rows[0].n > 0;
+      }, what),
+    async close() {
+      await blocker.end();
+      await t.close();
+    },
+  };
+}
+
 describe('requests that reach a closing server (docs/decisions.md: 503 JSON with Retry-After)', () => {
   it('answers a request arriving on a busy connection while closing with the catalog’s 503 and Retry-After', async () => {
-    const t = await startTestApp();
-    const tenant = await makeTenant(t.db);
-    const list = await call(
-      t.app,
-      'createListSchema',
-      {
-        name: 'L',
-        project_uuid: tenant.projectUuid,
-        fields: [{ name: 'N', slug: 'n', type: 'number' }],
-      },
-      { key: tenant.apiKey },
-    );
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = t.app.server.address() as AddressInfo;
     // the in-flight request waits on a lock until the test lets it go
-    const blocker = new pg.Client({ connectionString: t.database.url });
-    await blocker.connect();
+    const locked = await appWithLockedList();
+    const { t, tenant, port, blocker } = locked;
     try {
-      await blocker.query('BEGIN');
-      await blocker.query('LOCK TABLE list_items IN ACCESS EXCLUSIVE MODE');
-      const body = JSON.stringify({ schema_id: list.body.data.id, data: { n: 1 } });
+      const body = JSON.stringify({ schema_id: locked.listId, data: { n: 1 } });
       const head = (method: string, length: number) =>
         `POST /api/v1/${method} HTTP/1.1\r\nHost: t\r\nAccept: application/json\r\nAuthorization: Bearer ${tenant.apiKey}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
       const socket = connect(port, '127.0.0.1');
@@ -141,16 +165,7 @@ describe('requests that reach a closing server (docs/decisions.md: 503 JSON with
       socket.on('data', (d: Buffer) => (received += d.toString()));
       const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
       socket.write(head('addListItem', Buffer.byteLength(body)) + body);
-      // this database's insert, on list_items: pg_locks is the whole server's, and other test
-      // files' waits once let the test go on before the insert had even started
-      await waitFor(async () => {
-        const r = await blocker.query(
-          `SELECT count(*)::int AS n FROM pg_locks
-           WHERE NOT granted AND relation = 'list_items'::regclass
-             AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
-        );
-        return r.rows[0].n > 0;
-      }, 'the insert to wait for the lock');
+      await locked.waiting('the insert to wait for the lock');
 
       // SIGTERM's app.close(): the connection is busy, so it stays open; a request on it now
       // reaches a closing server
@@ -174,8 +189,39 @@ describe('requests that reach a closing server (docs/decisions.md: 503 JSON with
       >;
       expect(json).toEqual({ error: 'service_unavailable', message: expect.any(String) });
     } finally {
-      await blocker.end();
-      await t.close();
+      await locked.close();
+    }
+  }, 60_000);
+});
+
+describe('a handler whose client has gone when SIGTERM comes', () => {
+  it('is waited for by app.close(), so the database pool is not closed under it', async () => {
+    const locked = await appWithLockedList();
+    const { t, blocker } = locked;
+    try {
+      // the read's count waits on the lock; its page, after it, needs the pool again
+      const client = new AbortController();
+      const read = postApi(
+        `http://127.0.0.1:${locked.port}`,
+        'getListItems',
+        { schema_id: locked.listId, filters: { n: '<,5' } },
+        locked.tenant.apiKey,
+        client.signal,
+      ).catch(() => 'aborted');
+      await locked.waiting('the count to wait for the lock');
+      client.abort();
+      expect(await read).toBe('aborted');
+
+      // SIGTERM's app.close(): no connection is open, but the handler still runs
+      let closed = false;
+      const closing = t.app.close().then(() => (closed = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(closed).toBe(false);
+      await blocker.query('ROLLBACK');
+      await closing;
+      expect(closed).toBe(true);
+    } finally {
+      await locked.close();
     }
   }, 60_000);
 });
