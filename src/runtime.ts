@@ -4,7 +4,7 @@ import type { AppDeps } from './appDeps.js';
 import type { KeyLookup } from './admission/authenticate.js';
 import { wireAdmission } from './admission/wireAdmission.js';
 import type { Config } from './config.js';
-import type { DatabaseHandle } from './infra/db/client.js';
+import { sessionOptionsOf, type DatabaseHandle } from './infra/db/client.js';
 import { ContactWriteQueue } from './contacts/contactLocks.js';
 import { MemoryPagingHints } from './contacts/memoryPagingHints.js';
 import { RedisPagingHints } from './contacts/redisPagingHints.js';
@@ -83,10 +83,12 @@ export function createRuntime(
     webhookStats: new WebhookStats(),
   };
   if (lastWrites) {
-    const replicas = new ReplicaSet(config.postgres.replicaUrls, database, log, {
-      preparedStatements: config.postgres.preparedStatements,
-      parallelWorkers: config.postgres.parallelWorkers,
-    });
+    const replicas = new ReplicaSet(
+      config.postgres.replicaUrls,
+      database,
+      log,
+      sessionOptionsOf(config.postgres),
+    );
     // until the first poll answers, every read goes to the primary
     void replicas.start();
     deps.replication = createReplication(deps, replicas, lastWrites);

@@ -36,6 +36,11 @@ export function wholeNumber(message: string, min: number, max?: number) {
   return max === undefined ? from : from.max(max, message);
 }
 
+/** A number, fractions allowed, within [min, max]. */
+export function decimal(message: string, min: number, max: number) {
+  return z.coerce.number({ error: message }).min(min, message).max(max, message);
+}
+
 export const port = wholeNumber('must be a port number (0-65535)', 0, 65535);
 
 /** `on` → true, `off` → false */

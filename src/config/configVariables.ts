@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import {
   citusDistributionMode,
+  decimal,
   deprecatedMethods,
   encryptionKey,
   encryptionKeyList,
@@ -71,6 +72,13 @@ export const configVariables = {
       default: '0',
       meaning:
         'Postgres workers one statement may add (`max_parallel_workers_per_gather`, sent when connecting; behind PgBouncer set it on the role). `0`: none. Under concurrent requests a parallel plan costs more CPU in all, and Postgres chose parallel scans of the whole shared records table for counts an index answers (docs/records.md)',
+    }),
+    randomPageCost: variable({
+      name: 'PG_RANDOM_PAGE_COST',
+      schema: decimal('must be a number from 0.1 to 100', 0.1, 100),
+      default: '1.1',
+      meaning:
+        "Postgres's price of a page read out of order (`random_page_cost`, sent when connecting; behind PgBouncer set it on the role), against 1 for one read in order. Postgres's own default, 4, is a spinning disk's: with it, counts over half a list were planned as sequential scans of the whole table where the list's index entries take half the time (docs/records.md)",
     }),
     citusDistribution: variable({
       name: 'CITUS_DISTRIBUTION',

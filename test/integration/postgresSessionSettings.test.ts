@@ -8,7 +8,8 @@ import { TEST_ENCRYPTION_KEY } from '../helpers/testApp.js';
 
 /**
  * Every session the service opens carries PG_PARALLEL_WORKERS as
- * max_parallel_workers_per_gather (0 unless set): one statement takes one core.
+ * max_parallel_workers_per_gather (0 unless set): one statement takes one core; and
+ * PG_RANDOM_PAGE_COST as random_page_cost (1.1 unless set).
  */
 let database: TestDatabase;
 
@@ -18,6 +19,10 @@ beforeAll(async () => {
 afterAll(() => database.drop());
 
 async function workersOfASession(env: Record<string, string>): Promise<string> {
+  return settingOfASession(env, 'max_parallel_workers_per_gather');
+}
+
+async function settingOfASession(env: Record<string, string>, setting: string): Promise<string> {
   const config = loadConfig({
     DATABASE_URL: database.url,
     ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
@@ -26,7 +31,7 @@ async function workersOfASession(env: Record<string, string>): Promise<string> {
   const handle = await openMigratedDatabase(config, pino({ level: 'silent' }));
   try {
     const { rows } = await handle.pool!.query<{ w: string }>('select current_setting($1) as w', [
-      'max_parallel_workers_per_gather',
+      setting,
     ]);
     return rows[0]!.w;
   } finally {
@@ -47,5 +52,12 @@ describe('PG_PARALLEL_WORKERS', () => {
       .query<{ w: string }>(`select current_setting('max_parallel_workers_per_gather') as w`)
       .finally(() => plain.end());
     expect(await workersOfASession({ PG_PREPARED_STATEMENTS: 'off' })).toBe(server.rows[0]!.w);
+  });
+});
+
+describe('PG_RANDOM_PAGE_COST', () => {
+  it('is 1.1 in every session unless set, and what it is set to otherwise', async () => {
+    expect(await settingOfASession({}, 'random_page_cost')).toBe('1.1');
+    expect(await settingOfASession({ PG_RANDOM_PAGE_COST: '2.5' }, 'random_page_cost')).toBe('2.5');
   });
 });

@@ -86,6 +86,7 @@ describe('configuration (operations: every variable, validated at start)', () =>
       migrationUrl: url,
       preparedStatements: true,
       parallelWorkers: 0,
+      randomPageCost: 1.1,
       citusDistribution: 'transaction',
       replicaUrls: [],
     });
@@ -101,6 +102,7 @@ describe('configuration (operations: every variable, validated at start)', () =>
       migrationUrl: direct,
       preparedStatements: false,
       parallelWorkers: 0,
+      randomPageCost: 1.1,
       citusDistribution: 'transaction',
       replicaUrls: [],
     });
@@ -121,6 +123,10 @@ describe('configuration (operations: every variable, validated at start)', () =>
     expect(problems({ PG_PARALLEL_WORKERS: '-1' })).toEqual([
       'invalid environment variable PG_PARALLEL_WORKERS: must be a whole number from 0 to 16',
     ]);
+    for (const cost of ['0', 'cheap', '101'])
+      expect(problems({ PG_RANDOM_PAGE_COST: cost })).toEqual([
+        'invalid environment variable PG_RANDOM_PAGE_COST: must be a number from 0.1 to 100',
+      ]);
     expect(problems({ PG_PREPARED_STATEMENTS: 'no' })).toEqual([
       'invalid environment variable PG_PREPARED_STATEMENTS: must be on or off',
     ]);

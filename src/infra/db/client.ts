@@ -37,6 +37,24 @@ export interface PostgresOptions {
    * one statement taking more cores (docs/records.md, "Parallel workers")
    */
   parallelWorkers?: number;
+  /**
+   * random_page_cost of every session (PG_RANDOM_PAGE_COST), a startup parameter; 1.1 unless
+   * given: records and indexes are read from memory or SSD, where a page out of order costs
+   * about what one in order does (docs/records.md, "Planner costs")
+   */
+  randomPageCost?: number;
+}
+
+/** What the configuration sets of every session the service opens. */
+export type SessionOptions = Pick<
+  PostgresOptions,
+  'preparedStatements' | 'parallelWorkers' | 'randomPageCost'
+>;
+
+/** The session options the configuration gives. */
+export function sessionOptionsOf(postgres: SessionOptions): SessionOptions {
+  const { preparedStatements, parallelWorkers, randomPageCost } = postgres;
+  return { preparedStatements, parallelWorkers, randomPageCost };
 }
 
 /** Reaching a server: a dead or unreachable one fails fast and the request gets 503. */
@@ -82,7 +100,7 @@ export function connectPostgres(
     ...(named
       ? {
           statement_timeout: options.statementTimeoutMs ?? 15_000,
-          options: `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0}`,
+          options: `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0} -c random_page_cost=${options.randomPageCost ?? 1.1}`,
         }
       : {}),
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import type { Logger } from 'pino';
 import type { Config } from '../../config.js';
-import { connectPostgres, openEmbedded, type DatabaseHandle } from './client.js';
+import { connectPostgres, openEmbedded, sessionOptionsOf, type DatabaseHandle } from './client.js';
 import { assertDurable } from './durability.js';
 import { lockEmbeddedDatabase } from './embeddedLock.js';
 import { migrateEmbedded, migratePostgres, migrationsFolder } from './migrate.js';
@@ -9,10 +9,7 @@ import { migrateEmbedded, migratePostgres, migrationsFolder } from './migrate.js
 /** Opens the configured database with every migration applied: Postgres, or embedded PGlite. */
 export async function openMigratedDatabase(config: Config, log: Logger): Promise<DatabaseHandle> {
   if (config.databaseUrl) {
-    const handle = connectPostgres(config.databaseUrl, log, {
-      preparedStatements: config.postgres.preparedStatements,
-      parallelWorkers: config.postgres.parallelWorkers,
-    });
+    const handle = connectPostgres(config.databaseUrl, log, sessionOptionsOf(config.postgres));
     try {
       // Before anything is written: acknowledged writes must survive a crash.
       await assertDurable(handle.db);

@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { connectPostgres, queryRows, type DatabaseHandle, type PostgresOptions } from './client.js';
+import { connectPostgres, queryRows, type DatabaseHandle, type SessionOptions } from './client.js';
 import { sql } from 'drizzle-orm';
 
 /**
@@ -53,7 +53,7 @@ export class ReplicaSet {
     urls: string[],
     private readonly primary: DatabaseHandle,
     private readonly log: Pick<Logger, 'error' | 'warn'>,
-    options: Pick<PostgresOptions, 'preparedStatements' | 'parallelWorkers'>,
+    options: SessionOptions,
   ) {
     this.replicas = urls.map((url, i) => ({
       state: {
@@ -65,11 +65,7 @@ export class ReplicaSet {
         reads: 0,
         failures: 0,
       },
-      handle: connectPostgres(url, log, {
-        max: 10,
-        preparedStatements: options.preparedStatements,
-        parallelWorkers: options.parallelWorkers,
-      }),
+      handle: connectPostgres(url, log, { max: 10, ...options }),
     }));
   }
 
