@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { SqlKind } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { fieldExpression, operandParameter } from './columns.js';
-import type { Condition, ItemQuery, Sort } from './query.js';
+import { hasLinks, type Condition, type ItemQuery, type Sort } from './query.js';
 import { listScope } from '../items/listScope.js';
 
 /**
@@ -161,9 +161,5 @@ export function compileSort(sort: Sort): SortSegment[] {
 
 /** Whether `meta.total` needs a count: with no condition the list's counter is exact. */
 export function isFiltered(query: ItemQuery): boolean {
-  return (
-    query.conditions.length > 0 ||
-    query.links.contact !== undefined ||
-    query.links.bot !== undefined
-  );
+  return query.conditions.length > 0 || hasLinks(query);
 }

@@ -29,5 +29,10 @@ export interface ItemQuery {
   sort: Sort;
 }
 
+/** Whether the query selects by a contact or bot link (getListItems `contact_id` / `bot_id`). */
+export function hasLinks(query: ItemQuery): boolean {
+  return query.links.contact !== undefined || query.links.bot !== undefined;
+}
+
 /** Without order_by the order is undefined (getListItems); ours is insertion order. */
 export const DEFAULT_SORT: Sort = { by: 'created_at', direction: 'asc' };

@@ -3,7 +3,7 @@ import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { SortSegment } from '../filters/compile.js';
-import type { ItemQuery } from '../filters/query.js';
+import { hasLinks, type ItemQuery } from '../filters/query.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless } from '../../infra/db/unplannedValue.js';
 import { slotArraySql } from './itemSlots.js';
@@ -86,8 +86,8 @@ export function sharedScanColumn(query: ItemQuery): string | undefined {
 
 /** Two or more conditions, each on a slot column, with no contact or bot link. */
 function isCombined(query: ItemQuery): boolean {
-  if (query.links.contact !== undefined || query.links.bot !== undefined) return false;
-  return query.conditions.length >= 2 && query.conditions.every((c) => isSlotColumn(c.field.slot));
+  if (hasLinks(query) || query.conditions.length < 2) return false;
+  return query.conditions.every((c) => isSlotColumn(c.field.slot));
 }
 
 type CountedPageRow = TotalRow & StoredItemRow;

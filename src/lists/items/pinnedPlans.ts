@@ -1,4 +1,4 @@
-import type { ItemQuery } from '../filters/query.js';
+import { hasLinks, type ItemQuery } from '../filters/query.js';
 import { isSlotColumn } from '../slots.js';
 
 /**
@@ -11,8 +11,7 @@ import { isSlotColumn } from '../slots.js';
  * decides between walking the sort's index and filtering first.
  */
 export function hasPinnedPlan(query: ItemQuery): boolean {
-  if (query.links.contact !== undefined || query.links.bot !== undefined) return false;
-  if (query.conditions.length !== 1) return false;
+  if (hasLinks(query) || query.conditions.length !== 1) return false;
   const [condition] = query.conditions;
   return isSlotColumn(condition!.field.slot) && PINNED_OPERATORS.has(condition!.op);
 }
