@@ -190,7 +190,7 @@ describe('getListItems answers stay exact while they are remembered', () => {
     }
     expect((await page(sealed.id)).body.data[0].secret).toBe('öl & "x"');
     // what is held: written JSON for the plain list, the sealed rows for the other
-    const held = [...reader.deps.lists.readCache['pages']].map(([, page]) => page);
+    const held = [...reader.deps.lists.readCache['remembered'].pages].map(([, page]) => page);
     const text = held.flatMap((p) => ('json' in p ? p.json.map((j) => j.text) : []));
     const rows = held.flatMap((p) => ('rows' in p ? p.rows : []));
     expect(text.some((t) => t.includes('"2024":7'))).toBe(true);

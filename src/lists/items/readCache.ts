@@ -22,16 +22,35 @@ export interface ListReadCacheOptions {
   neighbourMinTotal?: number;
 }
 
+/** Filtered totals are numbers: this many are kept whatever the row budget. */
+const MAX_TOTALS = 20_000;
+
 /** What every server's view of the cache shares (forAnotherServer). */
 interface RememberedAnswers {
   totals: BoundedMap<string, number>;
+  /** per selection (any version): the newest total with its snapshot, to advance from */
   latest: BoundedMap<string, SnapshotTotal>;
+  /** bounded by the rows they hold */
   pages: BoundedMap<string, CachedPage>;
+  /** the remembered bounds of each range, for a new bound's total (rangeNeighbours.ts) */
   neighbours: RangeNeighbours;
 }
 
-/** Filtered totals are numbers: this many are kept whatever the row budget. */
-const MAX_TOTALS = 20_000;
+function rememberedAnswers(
+  maxRows: number,
+  { neighbourMinTotal = NEIGHBOUR_MIN_TOTAL }: ListReadCacheOptions,
+): RememberedAnswers {
+  return {
+    totals: new BoundedMap(MAX_TOTALS),
+    latest: new BoundedMap(MAX_TOTALS),
+    pages: new BoundedMap(maxRows, { weigh: sizeOf }),
+    neighbours: new RangeNeighbours(
+      maxRows > 0 ? MAX_TOTALS : 0,
+      (q) => selectionOf(q.listId, q),
+      neighbourMinTotal,
+    ),
+  };
+}
 
 /**
  * What getListItems answered lately, per list version: filtered totals and the stored rows
@@ -44,41 +63,17 @@ const MAX_TOTALS = 20_000;
  * Least recently used entries go first once `maxRows` rows are held.
  */
 export class ListReadCache {
-  private readonly totals: BoundedMap<string, number>;
-  /** per selection (any version): the newest total with its snapshot, to advance from */
-  private readonly latest: BoundedMap<string, SnapshotTotal>;
-  /** bounded by the rows they hold */
-  private readonly pages: BoundedMap<string, CachedPage>;
-  /** the remembered bounds of each range, for a new bound's total (rangeNeighbours.ts) */
-  private readonly neighbours: RangeNeighbours;
   /**
    * what is being computed now, by `t:`/`p:` and the entry's key: this server's alone
-   * (forAnotherServer), the remembered answers above shared by all
+   * (forAnotherServer), the remembered answers shared by all
    */
   private readonly pending = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly maxRows: number,
-    { neighbourMinTotal = NEIGHBOUR_MIN_TOTAL }: ListReadCacheOptions = {},
-    shared?: RememberedAnswers,
-  ) {
-    const remembered = shared ?? {
-      totals: new BoundedMap<string, number>(MAX_TOTALS),
-      latest: new BoundedMap<string, SnapshotTotal>(MAX_TOTALS),
-      pages: new BoundedMap<string, CachedPage>(maxRows, { weigh: sizeOf }),
-      neighbours: new RangeNeighbours(
-        maxRows > 0 ? MAX_TOTALS : 0,
-        (q) => selectionOf(q.listId, q),
-        neighbourMinTotal,
-      ),
-    };
-    ({
-      totals: this.totals,
-      latest: this.latest,
-      pages: this.pages,
-      neighbours: this.neighbours,
-    } = remembered);
-  }
+    options: ListReadCacheOptions = {},
+    private readonly remembered: RememberedAnswers = rememberedAnswers(maxRows, options),
+  ) {}
 
   /**
    * The same remembered answers for reads sent to another server (a read replica,
@@ -87,8 +82,7 @@ export class ListReadCache {
    * would fail the read the primary runs in its place, and it would answer 503.
    */
   forAnotherServer(): ListReadCache {
-    const { totals, latest, pages, neighbours } = this;
-    return new ListReadCache(this.maxRows, {}, { totals, latest, pages, neighbours });
+    return new ListReadCache(this.maxRows, {}, this.remembered);
   }
 
   get enabled(): boolean {
@@ -96,12 +90,12 @@ export class ListReadCache {
   }
 
   total(key: string): number | undefined {
-    return this.totals.touch(key);
+    return this.remembered.totals.touch(key);
   }
 
   rememberTotal(key: string, total: number): void {
     if (!this.enabled) return;
-    this.totals.set(key, total);
+    this.remembered.totals.set(key, total);
   }
 
   /**
@@ -123,25 +117,25 @@ export class ListReadCache {
 
   /** The newest remembered total of a selection, whatever its version (listTotals.ts). */
   latestTotal(selection: string): SnapshotTotal | undefined {
-    return this.latest.touch(selection);
+    return this.remembered.latest.touch(selection);
   }
 
   /** `query`'s newest total, under its `selection`; a range's bound becomes a neighbour. */
   rememberLatest(query: ItemQuery, selection: string, total: SnapshotTotal): void {
     if (!this.enabled) return;
-    const held = this.latest.get(selection);
+    const held = this.remembered.latest.get(selection);
     if (held && held.version > total.version) return;
-    this.latest.set(selection, total);
-    this.neighbours.remember(query, selection);
+    this.remembered.latest.set(selection, total);
+    this.remembered.neighbours.remember(query, selection);
   }
 
   /** The nearest remembered bound of one of `query`'s ranges, with its total. */
   neighbourOf(query: ItemQuery): Neighbour | undefined {
-    return this.neighbours.nearest(query, (selection) => this.latestTotal(selection));
+    return this.remembered.neighbours.nearest(query, (selection) => this.latestTotal(selection));
   }
 
   page(key: string): CachedPage | undefined {
-    return this.pages.touch(key);
+    return this.remembered.pages.touch(key);
   }
 
   /** The remembered page of `key`, or `select`'s, shared as `totalOr` shares a count. */
@@ -166,7 +160,7 @@ export class ListReadCache {
 
   rememberPage(key: string, page: CachedPage): void {
     if (!this.enabled || sizeOf(page) > this.maxRows) return;
-    this.pages.set(key, page);
+    this.remembered.pages.set(key, page);
   }
 }
 
