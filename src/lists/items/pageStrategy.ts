@@ -1,4 +1,5 @@
 import type { ItemQuery } from '../filters/query.js';
+import type { MatchedBy } from './pageQueries.js';
 
 /**
  * A filtered page can be read two ways, and which is cheaper depends on how many records
@@ -57,6 +58,18 @@ export const ONE_PASS_MAX_SKIPPED = 500;
 export function sortColumn(query: ItemQuery): string | undefined {
   if (query.sort.by !== 'field') return query.sort.by;
   return query.sort.field.slot;
+}
+
+/**
+ * For a filter-first page of one slotted condition (a shape kept under its name,
+ * pinnedPlans.ts): its condition's index, and the columns the page's order reads
+ * (pageQueries.ts, MatchedBy). Undefined where the order reads a field kept only in JSONB.
+ */
+export function matchedByOf(query: ItemQuery): MatchedBy | undefined {
+  const sorted = sortColumn(query);
+  const column = query.conditions.length === 1 ? query.conditions[0]!.field.slot : undefined;
+  if (sorted === undefined || column === undefined) return undefined;
+  return { column, ordered: [...new Set([sorted, 'created_at', 'id'])] };
 }
 
 /** The columns the filter reads; undefined for a field kept only in JSONB. */

@@ -9,7 +9,7 @@ import { itemWriter } from './listItemPresenter.js';
 import { listRead, rememberedListRead, type ListRead } from './listRead.js';
 import { isNamed } from './listTotals.js';
 import { selectPage } from './pageQueries.js';
-import { filterFirst, walkInOnePass } from './pageStrategy.js';
+import { filterFirst, matchedByOf, walkInOnePass } from './pageStrategy.js';
 
 export interface ItemQueryInput {
   schemaId: string;
@@ -64,6 +64,7 @@ export async function queryItems(
                 walkInOnePass:
                   filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
                 named: isNamed(read),
+                matchedBy: matchedByOf(query),
                 total: filtered ? total : undefined,
               },
               input.limit,
