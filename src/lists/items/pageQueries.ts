@@ -6,7 +6,7 @@ import type { SortSegment } from '../filters/compile.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
 import { slotArraySql } from './itemSlots.js';
-import { ONE_PASS_MAX_SKIPPED } from './pageStrategy.js';
+import { ONE_PASS_MAX_SKIPPED, type MatchedBy } from './pageStrategy.js';
 
 /**
  * The page of one sort segment. The "deferred join" runs ORDER BY … OFFSET … LIMIT on ids
@@ -50,21 +50,6 @@ export function pageWindow(limit: number, offset: number, hidden = false): SQL {
 
 /** A limit no list reaches (MatchedBy's subquery). */
 const ANY_ROWS = Number.MAX_SAFE_INTEGER;
-
-/**
- * How a filter-first page kept under its shape's name finds its matches: in the index of its
- * one condition's column, read in that column's order, returning the columns the page's order
- * reads. Without it the plan kept for every value could read the whole list in the sort
- * column's index instead (it includes the condition's column), and did so on a table of many
- * lists: 150–230 ms a page at 0.1 % against 0.3 ms (docs/benchmarks.md, "A kept page plan that
- * read the whole list").
- */
-export interface MatchedBy {
-  /** the condition's column, whose index finds the matches */
-  column: string;
-  /** the columns the page's order reads (the sort's column, `created_at`, `id`) */
-  ordered: readonly string[];
-}
 
 /**
  * The ids of one page of one sort segment: the part of the page query that the indexes

@@ -1,5 +1,4 @@
 import type { ItemQuery } from '../filters/query.js';
-import type { MatchedBy } from './pageQueries.js';
 
 /**
  * A filtered page can be read two ways, and which is cheaper depends on how many records
@@ -61,9 +60,24 @@ export function sortColumn(query: ItemQuery): string | undefined {
 }
 
 /**
+ * How a filter-first page kept under its shape's name finds its matches (pageQueries.ts): in
+ * the index of its one condition's column, read in that column's order, returning the columns
+ * the page's order reads. Without it the plan kept for every value could read the whole list in the sort
+ * column's index instead (it includes the condition's column), and did so on a table of many
+ * lists: 150–230 ms a page at 0.1 % against 0.3 ms (docs/benchmarks.md, "A kept page plan that
+ * read the whole list").
+ */
+export interface MatchedBy {
+  /** the condition's column, whose index finds the matches */
+  column: string;
+  /** the columns the page's order reads (the sort's column, `created_at`, `id`) */
+  ordered: readonly string[];
+}
+
+/**
  * For a filter-first page of one slotted condition (a shape kept under its name,
  * pinnedPlans.ts): its condition's index, and the columns the page's order reads
- * (pageQueries.ts, MatchedBy). Undefined where the order reads a field kept only in JSONB.
+ * (MatchedBy). Undefined where the order reads a field kept only in JSONB.
  */
 export function matchedByOf(query: ItemQuery): MatchedBy | undefined {
   const sorted = sortColumn(query);
