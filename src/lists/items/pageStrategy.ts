@@ -62,10 +62,10 @@ export function sortColumn(query: ItemQuery): string | undefined {
 /**
  * How a filter-first page kept under its shape's name finds its matches (pageQueries.ts): in
  * the index of its one condition's column, read in that column's order, returning the columns
- * the page's order reads. Without it the plan kept for every value could read the whole list in the sort
- * column's index instead (it includes the condition's column), and did so on a table of many
- * lists: 150–230 ms a page at 0.1 % against 0.3 ms (docs/benchmarks.md, "A kept page plan that
- * read the whole list").
+ * the page's order reads. Without it the plan kept for every value could read the whole list
+ * in the sort column's index instead (it includes the condition's column), and did so on a
+ * table of many lists: 150–230 ms a page at 0.1 % against 0.3 ms (docs/benchmarks.md, "A kept
+ * page plan that read the whole list").
  */
 export interface MatchedBy {
   /** the condition's column, whose index finds the matches */
