@@ -28,6 +28,14 @@ function nextDay(day: string): string {
   return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T00:00:00.000Z`;
 }
 
+/** The comparison a range of days makes: which edge of the operand's day, compared how. */
+const DAY_RANGE: Record<RangeOperator, [RangeOperator, 'start' | 'end']> = {
+  '<': ['<', 'start'],
+  '<=': ['<', 'end'],
+  '>': ['>=', 'end'],
+  '>=': ['>=', 'start'],
+};
+
 /** getListItems: a date filter compares UTC days, so each day is the range [day, next day). */
 function dayCondition(
   column: SQL,
@@ -37,19 +45,15 @@ function dayCondition(
 ): SQL {
   const start = bound(sql`${`${day}T00:00:00.000Z`}::timestamptz`);
   const end = bound(sql`${nextDay(day)}::timestamptz`);
+  if (isRange(op)) {
+    const [compare, edge] = DAY_RANGE[op];
+    return sql`${column} ${sql.raw(compare)} ${edge === 'start' ? start : end}`;
+  }
   switch (op) {
     case '=':
       return sql`(${column} >= ${start} and ${column} < ${end})`;
     case '!=':
       return sql`(${column} < ${start} or ${column} >= ${end})`;
-    case '<':
-      return sql`${column} < ${start}`;
-    case '<=':
-      return sql`${column} < ${end}`;
-    case '>':
-      return sql`${column} >= ${end}`;
-    case '>=':
-      return sql`${column} >= ${start}`;
     default:
       throw new Error(`operator ${op} is not allowed on dates`);
   }
@@ -68,10 +72,16 @@ function dayCondition(
  */
 export type Hiding = 'none' | 'bounds' | 'all';
 
+export type RangeOperator = '<' | '<=' | '>' | '>=';
+
 const RANGE_OPERATORS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=']);
 
+function isRange(op: Condition['op']): op is RangeOperator {
+  return RANGE_OPERATORS.has(op);
+}
+
 function boundOf(c: Condition, hiding: Hiding): (operand: SQL) => SQL {
-  const hidden = hiding === 'all' || (hiding === 'bounds' && RANGE_OPERATORS.has(c.op));
+  const hidden = hiding === 'all' || (hiding === 'bounds' && isRange(c.op));
   return hidden ? (operand) => sql`(select ${operand})` : (operand) => operand;
 }
 
@@ -84,6 +94,29 @@ export function compileCondition(c: Condition, hiding: Hiding = 'none'): SQL {
   if (c.op === 'not like') return sql`${column} not ilike ${c.operand} escape ''`;
   const operand = bound(operandParameter(c.field, c.kind, c.operand));
   return sql`${column} ${sql.raw(COMPARE[c.op])} ${operand}`;
+}
+
+/** A range condition as the one comparison it compiles to: `column op bound`. */
+export interface RangeComparison {
+  column: SQL;
+  op: RangeOperator;
+  bound: SQL;
+}
+
+/**
+ * A range condition on a number or a date as its one comparison (a day's range compares with
+ * one edge of the day), its bound hidden as `hiding` says; undefined for other conditions.
+ */
+export function rangeComparison(c: Condition, hiding: Hiding): RangeComparison | undefined {
+  if (!isRange(c.op) || c.kind === 'text') return undefined;
+  const column = fieldExpression(c.field, c.kind);
+  const bound = boundOf(c, hiding);
+  if (c.kind === 'date') {
+    const [op, edge] = DAY_RANGE[c.op];
+    const day = edge === 'start' ? `${c.operand}T00:00:00.000Z` : nextDay(c.operand);
+    return { column, op, bound: bound(sql`${day}::timestamptz`) };
+  }
+  return { column, op: c.op, bound: bound(operandParameter(c.field, c.kind, c.operand)) };
 }
 
 /** getListItems `contact_id` / `bot_id`: linked through any (unencrypted) field of that type. */

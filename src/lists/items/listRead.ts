@@ -26,6 +26,7 @@ import { filterFirstLimit } from './pageStrategy.js';
 import { shapeKey } from './shapeTotals.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
 import { neighbourSql } from './rangeNeighbours.js';
+import { bandedCount } from './valueBands.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
 /** What getListItems reads a page with: the list, the parsed query and the total. */
@@ -241,11 +242,21 @@ async function readTarget(
   list: Pick<ListSchemaRow, 'id' | 'ownerId'>,
   query: ItemQuery,
 ): Promise<ReadTarget> {
+  const citus = await onCitus(ctx.db);
   const pinned = hasPinnedPlan(query);
-  const named = pinned && !(await onCitus(ctx.db));
+  const named = pinned && !citus;
   const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
   const where = compileWhere(query, hiding);
-  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding };
+  // a Citus database keeps no value bands (migration 0019)
+  const count = citus ? undefined : bandedCount(query, hiding);
+  return {
+    db: ctx.db,
+    ownerId: list.ownerId,
+    listId: list.id,
+    where,
+    hiding,
+    ...(count ? { count } : {}),
+  };
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

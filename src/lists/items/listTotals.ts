@@ -26,6 +26,11 @@ export interface TotalTarget {
   where: SQL;
   /** what of `where`'s values the planner does not see (filters/compile.ts; none by default) */
   hiding?: Hiding;
+  /**
+   * A statement selecting the same count as `n` that reads less than the matches themselves
+   * (the value bands of one range: valueBands.ts); without it the matches are counted.
+   */
+  count?: SQL;
 }
 
 /**
@@ -67,12 +72,13 @@ export interface CountedTotal extends SnapshotTotal {
  */
 export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
   const { db, ownerId, listId, where } = target;
+  const count = target.count ?? sql`select count(*) as n from ${listItems} where ${where}`;
   const [row] = await queryRowsNamedIf<TotalRow>(
     isNamed(target),
     db,
     sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot
-        from (select count(*) as n from ${listItems} where ${where}) c
+        from (${count}) c
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
   );
   return countedTotal(row);
