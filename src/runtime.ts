@@ -31,6 +31,8 @@ export interface RuntimeOptions {
    * set 0 to take that path
    */
   neighbourMinTotal?: number;
+  /** the least records a list's band counts answer for (bandCounts.ts); tests set it low */
+  bandMinRecords?: number;
 }
 
 /** Wires the app's dependencies from config and an open database. */
@@ -77,6 +79,7 @@ export function createRuntime(
     cipher,
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows, {
       neighbourMinTotal: options.neighbourMinTotal,
+      bandMinRecords: options.bandMinRecords,
     }),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     contactWrites: new ContactWriteQueue(),

@@ -4,6 +4,7 @@ import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
 import { LayoutCache } from '../changes/layouts.js';
+import { BandCounts } from './items/bandCounts.js';
 import { ListReadCache, type ListReadCacheOptions } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
 import { ShapeTotals } from './items/shapeTotals.js';
@@ -21,6 +22,8 @@ export interface ListsContext {
   shapeTotals: ShapeTotals;
   /** getListItems answers per list version (readCache.ts) */
   readCache: ListReadCache;
+  /** the lists' counts per value band, for a range's total (bandCounts.ts) */
+  bandCounts: BandCounts;
   /** field layouts the change feed shows list items with */
   layouts: LayoutCache;
 }
@@ -40,7 +43,7 @@ export function createListsContext(
   cipher: FieldCipher,
   clock: () => Date,
   cacheRows = 0,
-  cacheOptions: ListReadCacheOptions = {},
+  { bandMinRecords, ...cacheOptions }: ListReadCacheOptions & { bandMinRecords?: number } = {},
 ): ListsContext {
   return {
     db,
@@ -50,6 +53,7 @@ export function createListsContext(
     recentLists: new RecentLists(),
     shapeTotals: new ShapeTotals(),
     readCache: new ListReadCache(cacheRows, cacheOptions),
+    bandCounts: new BandCounts(db, bandMinRecords),
     layouts: new LayoutCache(),
   };
 }

@@ -24,6 +24,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   /** the least total a new range bound starts from (0: any, for small lists) */
   neighbourMinTotal?: number;
+  /** the least records a list's band counts answer for (0: any, for small lists) */
+  bandMinRecords?: number;
 }
 
 export interface TestApp {
@@ -66,6 +68,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       redisPrefix: options.redisPrefix ?? `lk_test:${randomBytes(6).toString('hex')}:`,
       clock: options.clock,
       neighbourMinTotal: options.neighbourMinTotal,
+      bandMinRecords: options.bandMinRecords,
     },
   );
   const app = buildApp(runtime.deps, { logStream });

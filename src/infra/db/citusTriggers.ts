@@ -12,11 +12,6 @@
  *   sequence is set past every `seq` the workers' copies handed out first, with writes to
  *   `changes` held meanwhile, so the feed's ids keep rising.
  *
- * - `list_items_bands_insert`, `_delete`, `_update` (migration 0019), where the database had
- *   them before Citus came: statement triggers with transition tables, which Citus cannot run
- *   on a shard. A Citus database keeps no value bands (the read path counts the matches
- *   there), so the bands counted before are emptied with them.
- *
  * The contact stats row trigger stays (citusContactStats.ts): the bot platform writes contacts
  * by SQL, which only a trigger sees.
  */
@@ -37,12 +32,5 @@ BEGIN
              AND tgname IN ('list_schemas_next_layout', 'list_schemas_keep_layout')) THEN
     DROP TRIGGER IF EXISTS list_schemas_next_layout ON list_schemas;
     DROP TRIGGER IF EXISTS list_schemas_keep_layout ON list_schemas;
-  END IF;
-  IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgrelid = 'list_items'::regclass
-             AND tgname LIKE 'list_items_bands_%') THEN
-    DROP TRIGGER IF EXISTS list_items_bands_insert ON list_items;
-    DROP TRIGGER IF EXISTS list_items_bands_delete ON list_items;
-    DROP TRIGGER IF EXISTS list_items_bands_update ON list_items;
-    DELETE FROM list_value_bands;
   END IF;
 END $$`;

@@ -13,7 +13,7 @@ export const DISTRIBUTED_TABLES = {
   list_layouts: 'owner_id',
   list_schemas: 'owner_id',
   list_items: 'owner_id',
-  list_value_bands: 'owner_id',
+  list_band_counts: 'owner_id',
   list_field_erasures: 'owner_id',
   contacts: 'owner_id',
   contact_variables: 'owner_id',

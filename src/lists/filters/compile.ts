@@ -101,6 +101,12 @@ export interface RangeComparison {
   column: SQL;
   op: RangeOperator;
   bound: SQL;
+  /**
+   * `fn(operand)` computed once, the operand out of the planner's sight where `bound` is: the
+   * function inside the hiding subquery, where Postgres can inline it (given the subquery as
+   * its argument it cannot, and calls it as a function: 0.35 ms a call in a kept plan).
+   */
+  ofBound: (fn: (operand: SQL) => SQL) => SQL;
 }
 
 /**
@@ -110,13 +116,16 @@ export interface RangeComparison {
 export function rangeComparison(c: Condition, hiding: Hiding): RangeComparison | undefined {
   if (!isRange(c.op) || c.kind === 'text') return undefined;
   const column = fieldExpression(c.field, c.kind);
-  const bound = boundOf(c, hiding);
+  const hide = boundOf(c, hiding);
+  let op: RangeOperator = c.op;
+  let operand = operandParameter(c.field, c.kind, c.operand);
   if (c.kind === 'date') {
-    const [op, edge] = DAY_RANGE[c.op];
+    const [compare, edge] = DAY_RANGE[c.op];
     const day = edge === 'start' ? `${c.operand}T00:00:00.000Z` : nextDay(c.operand);
-    return { column, op, bound: bound(sql`${day}::timestamptz`) };
+    op = compare;
+    operand = sql`${day}::timestamptz`;
   }
-  return { column, op: c.op, bound: bound(operandParameter(c.field, c.kind, c.operand)) };
+  return { column, op, bound: hide(operand), ofBound: (fn) => hide(fn(operand)) };
 }
 
 /** getListItems `contact_id` / `bot_id`: linked through any (unencrypted) field of that type. */

@@ -26,7 +26,6 @@ import { filterFirstLimit } from './pageStrategy.js';
 import { shapeKey } from './shapeTotals.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
 import { neighbourSql } from './rangeNeighbours.js';
-import { bandedCount } from './valueBands.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
 /** What getListItems reads a page with: the list, the parsed query and the total. */
@@ -69,7 +68,7 @@ export async function listRead(
   const cache = ctx.readCache;
   const total = filtered
     ? await cache.totalOr(selectionKey(list, query), () =>
-        filteredTotal(cache, query, selectionOf(list.id, query), target),
+        filteredTotal(ctx, list, query, selectionOf(list.id, query), target),
       )
     : list.itemCount;
   const { where, hiding } = target;
@@ -136,9 +135,11 @@ async function countFirstTime(
   ctx: ItemContext,
   list: ListSchemaRow,
   query: ItemQuery,
-  target: TotalTarget,
+  target: ReadTarget,
   pageAt: PageAt | undefined,
 ): Promise<CountedPage> {
+  const fromBands = await bandTotal(ctx, list, query, target);
+  if (fromBands) return fromBands;
   const fromNeighbour = await neighbourTotal(ctx.readCache, query, target);
   if (fromNeighbour) return fromNeighbour;
   const column = sharedScanColumn(query);
@@ -187,18 +188,34 @@ export function itemQuery(list: ListSchemaRow, params: QueryParams): ItemQuery {
  * (listTotals.ts), else a neighbour's, else counted; remembered as the newest to advance from.
  */
 async function filteredTotal(
-  cache: ListReadCache,
+  ctx: ItemContext,
+  list: Pick<ListSchemaRow, 'itemCount'>,
   query: ItemQuery,
   selection: string,
-  target: TotalTarget,
+  target: ReadTarget,
 ): Promise<number> {
+  const cache = ctx.readCache;
   const latest = cache.latestTotal(selection);
   const now: CountedTotal | AdvancedTotal =
     (latest && latest.version >= 0 ? await advanceTotal(target, latest) : undefined) ??
+    (await bandTotal(ctx, list, query, target)) ??
     (await neighbourTotal(cache, query, target)) ??
     (await countTotal(target));
   cache.rememberLatest(query, selection, now);
   return now.total;
+}
+
+/**
+ * A range total from the list's band counts (bandCounts.ts), where they answer it: not on
+ * Citus, which keeps none.
+ */
+async function bandTotal(
+  ctx: ItemContext,
+  list: Pick<ListSchemaRow, 'itemCount'>,
+  query: ItemQuery,
+  target: ReadTarget,
+): Promise<AdvancedTotal | undefined> {
+  return target.banded ? ctx.bandCounts.total(target, query, list.itemCount) : undefined;
 }
 
 /**
@@ -226,6 +243,8 @@ async function neighbourTotal(
 /** Where a read counts, and how its statements are sent (readTarget). */
 interface ReadTarget extends TotalTarget {
   hiding: Hiding;
+  /** whether the list's band counts may answer a range (bandCounts.ts) */
+  banded: boolean;
 }
 
 /**
@@ -247,16 +266,8 @@ async function readTarget(
   const named = pinned && !citus;
   const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
   const where = compileWhere(query, hiding);
-  // a Citus database keeps no value bands (migration 0019)
-  const count = citus ? undefined : bandedCount(query, hiding);
-  return {
-    db: ctx.db,
-    ownerId: list.ownerId,
-    listId: list.id,
-    where,
-    hiding,
-    ...(count ? { count } : {}),
-  };
+  // a Citus database keeps no band counts (docs/scaling.md)
+  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding, banded: !citus };
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

@@ -26,11 +26,6 @@ export interface TotalTarget {
   where: SQL;
   /** what of `where`'s values the planner does not see (filters/compile.ts; none by default) */
   hiding?: Hiding;
-  /**
-   * A statement selecting the same count as `n` that reads less than the matches themselves
-   * (the value bands of one range: valueBands.ts); without it the matches are counted.
-   */
-  count?: SQL;
 }
 
 /**
@@ -72,13 +67,12 @@ export interface CountedTotal extends SnapshotTotal {
  */
 export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
   const { db, ownerId, listId, where } = target;
-  const count = target.count ?? sql`select count(*) as n from ${listItems} where ${where}`;
   const [row] = await queryRowsNamedIf<TotalRow>(
     isNamed(target),
     db,
     sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot
-        from (${count}) c
+        from (select count(*) as n from ${listItems} where ${where}) c
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
   );
   return countedTotal(row);
@@ -97,6 +91,9 @@ export function countedTotal(row: TotalRow | undefined): CountedTotal {
 }
 
 interface AdvanceRow {
+  base_total: string | number;
+  base_version: string | number;
+  base_layout: number;
   version: string | number;
   layout: number;
   item_count: string | number;
@@ -107,6 +104,15 @@ interface AdvanceRow {
   matching_now: string | number;
   matching_before: string | number;
   band: string | number;
+}
+
+/**
+ * A total kept in the database rather than held by the caller (the band counts,
+ * bandCounts.ts): a statement of at most one row with `since` (a pg_snapshot), `version`,
+ * `layout` and `total`, read in the advance's own statement.
+ */
+export interface KeptTotal {
+  kept: SQL;
 }
 
 /**
@@ -123,6 +129,8 @@ export interface AdvancedTotal extends CountedTotal {
   itemCount: number;
   /** `from` brought forward, before the band */
   base: SnapshotTotal;
+  /** the writes applied (the changes since `from`'s snapshot) */
+  events: number;
 }
 
 /**
@@ -139,22 +147,29 @@ export interface AdvancedTotal extends CountedTotal {
  */
 export async function advanceTotal(
   target: TotalTarget,
-  from: SnapshotTotal,
+  from: SnapshotTotal | KeptTotal,
   band?: Band,
 ): Promise<AdvancedTotal | undefined> {
   const { db, ownerId, listId, where } = target;
-  const since = sql`${from.snapshot}::pg_snapshot`;
+  const base =
+    'kept' in from
+      ? from.kept
+      : sql`select ${from.snapshot}::pg_snapshot as since, ${from.version}::bigint as version,
+          ${from.layout}::int as layout, ${from.total}::bigint as total`;
+  const since = sql`(select since from base)`;
   const [row] = await queryRowsNamedIf<AdvanceRow>(
     isNamed(target),
     db,
-    sql`with ev as (
+    sql`with base as (${base}),
+        ev as (
           select seq, type, item_id, previous from changes
           where account_id = ${ownerId} and txid >= pg_snapshot_xmin(${since})
             and schema_id = ${listId} and not pg_visible_in_snapshot(txid, ${since})
           limit ${MAX_CHANGES_TO_ADVANCE + 1}),
         firsts as (
           select distinct on (item_id) item_id, type, previous from ev order by item_id, seq)
-        select l.version, l.layout, l.item_count, pg_current_snapshot()::text as snapshot,
+        select b.total as base_total, b.version as base_version, b.layout as base_layout,
+          l.version, l.layout, l.item_count, pg_current_snapshot()::text as snapshot,
           (select count(*) from ev) as events,
           (select count(*) from firsts where type <> ${CREATED} and previous is null) as unknown,
           (select purged_txid >= pg_snapshot_xmin(${since}) from change_feed_state) as purged,
@@ -169,23 +184,29 @@ export async function advanceTotal(
                   - (select count(*) from ${listItems} where ${band.minus})`
               : sql`0`
           } as band
-        from ${listSchemas} l
+        from base b, ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
   if (
     !row ||
     row.purged !== false ||
-    Number(row.version) < from.version ||
-    row.layout !== from.layout ||
+    Number(row.version) < Number(row.base_version) ||
+    row.layout !== row.base_layout ||
     Number(row.events) > MAX_CHANGES_TO_ADVANCE ||
     Number(row.unknown) > 0
   )
     return undefined;
-  const base = {
-    total: from.total + Number(row.matching_now) - Number(row.matching_before),
+  const advanced = {
+    total: Number(row.base_total) + Number(row.matching_now) - Number(row.matching_before),
     version: Number(row.version),
     layout: row.layout,
     snapshot: row.snapshot,
   };
-  return { ...base, total: base.total + Number(row.band), itemCount: Number(row.item_count), base };
+  return {
+    ...advanced,
+    total: advanced.total + Number(row.band),
+    itemCount: Number(row.item_count),
+    base: advanced,
+    events: Number(row.events),
+  };
 }

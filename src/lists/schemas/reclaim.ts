@@ -111,8 +111,8 @@ async function removeEmptyList(db: Database, ownerId: number, schemaId: string):
             select 1 from list_items where ${listScope(ownerId, schemaId)})
         returning id`,
   );
-  // its value bands, all at zero now that its records are gone (a leftover would be harmless)
+  // its band counts (bandCounts.ts): no read finds the list any more
   if (removed.length > 0)
-    await queryRows(db, sql`delete from list_value_bands where ${listScope(ownerId, schemaId)}`);
+    await queryRows(db, sql`delete from list_band_counts where ${listScope(ownerId, schemaId)}`);
   return removed.length;
 }

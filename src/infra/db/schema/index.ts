@@ -4,7 +4,7 @@ export * from './bots.js';
 export * from './listSchemas.js';
 export * from './listItems.js';
 export * from './listFieldErasures.js';
-export * from './listValueBands.js';
+export * from './listBandCounts.js';
 export * from './contacts.js';
 export * from './idempotencyKeys.js';
 export * from './changes.js';

@@ -1,0 +1,255 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/infra/db/client.js';
+import { call } from '../helpers/call.js';
+import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
+
+/**
+ * Counts per value band (src/lists/items/bandCounts.ts): a first-time range total is read
+ * from the list's band counts brought forward over the writes since they were taken — adds,
+ * updates and deletes of one and of many, concurrent ones, a field change — exact at any bound
+ * (on a band's edge, inside one, negative, fractional) for numbers, dates and date-times. Each
+ * total is compared with the records as the API answered them. Lists of any size use the
+ * counts here (`bandMinRecords: 0`).
+ */
+let t: TestApp;
+let owner: Tenant;
+
+beforeAll(async () => {
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, bandMinRecords: 0 });
+  owner = await makeTenant(t.db);
+});
+afterAll(async () => {
+  await t.close();
+});
+
+interface Stored {
+  id: string;
+  price: number | null;
+  day: string | null;
+  at: string | null;
+}
+
+const FIELDS = [
+  { name: 'Price', slug: 'price', type: 'number', is_required: false },
+  { name: 'Day', slug: 'day', type: 'date', is_required: false },
+  { name: 'At', slug: 'at', type: 'datetime', is_required: false },
+];
+
+/** Deterministic values that hit band edges, negatives, fractions and empty fields. */
+function values(i: number): Record<string, unknown> {
+  const r = (i * 7919 + 13) % 10007;
+  const prices = [r - 5000, (r - 5000) / 100, 120, -130, 0, 1200, -0.046, null];
+  const day = new Date(Date.UTC(2024, 0, 1) + (r % 400) * 86_400_000).toISOString().slice(0, 10);
+  const at = new Date(Date.UTC(2024, 0, 1) + r * 3_600_000 + (i % 3) * 1_000).toISOString();
+  return {
+    price: prices[i % prices.length],
+    day: i % 11 === 0 ? null : day,
+    at: i % 13 === 0 ? null : at,
+  };
+}
+
+async function api(method: string, params: Record<string, unknown>) {
+  return call(t.app, method, params, { key: owner.apiKey });
+}
+
+async function records(listId: string): Promise<Stored[]> {
+  const res = await api('getListItems', { schema_id: listId, limit: 1000 });
+  expect(res.status).toBe(200);
+  return res.body.data as Stored[];
+}
+
+async function total(listId: string, slug: string, op: string, bound: string): Promise<number> {
+  const res = await api('getListItems', {
+    schema_id: listId,
+    filters: { [slug]: `${op},${bound}` },
+    limit: 1,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.meta.total as number;
+}
+
+const COMPARE: Record<string, (a: number, b: number) => boolean> = {
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+};
+
+function expected(stored: Stored[], slug: 'price' | 'day' | 'at', op: string, bound: string) {
+  const key = (v: number | string) => (slug === 'price' ? Number(v) : Date.parse(String(v)));
+  return stored.filter((r) => {
+    const v = r[slug];
+    return v !== null && COMPARE[op]!(key(v), key(bound));
+  }).length;
+}
+
+const SLOTS = { price: 1, day: 4, at: 5 } as const;
+
+/** The list's band counts of a slot as last taken: their snapshot and their bands. */
+async function kept(listId: string, slot: number) {
+  const [row] = await queryRows<{ snapshot: string; bands: string[]; cumulative: string[] }>(
+    t.db,
+    sql`select snapshot, bands::text[] as bands, cumulative::text[] as cumulative from list_band_counts
+        where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
+          and slot = ${slot}`,
+  );
+  return row;
+}
+
+/**
+ * Reads a range on each banded field, which counts the matches and takes the list's band
+ * counts in the background, and waits until every one is taken (newer than `before`).
+ */
+let reads = 0;
+
+async function countBands(listId: string, before: Record<number, string | undefined> = {}) {
+  for (const [slug, slot] of Object.entries(SLOTS)) {
+    // a bound never read before: a remembered total would answer without the counts
+    reads++;
+    const day = new Date(Date.UTC(2024, 0, 1) + reads * 86_400_000).toISOString().slice(0, 10);
+    await total(listId, slug, '<', slug === 'price' ? String(reads / 1000) : day);
+    for (let i = 0; ; i++) {
+      const row = await kept(listId, slot);
+      if (row && row.snapshot !== before[slot]) break;
+      if (i > 200) throw new Error(`no band counts for slot ${slot}`);
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
+/** A new list holding `count` records added in one batch. */
+async function listOf(count: number): Promise<{ id: string }> {
+  const list = await createListViaApi(t.app, owner, FIELDS);
+  const items = Array.from({ length: count }, (_, i) => values(i));
+  await addItemsViaApi(t.app, owner, list.id, items);
+  return list;
+}
+
+/** Writes through every record method: added one and many, updated one and many, deleted. */
+async function writeAll(listId: string) {
+  await addItemsViaApi(
+    t.app,
+    owner,
+    listId,
+    Array.from({ length: 20 }, (_, i) => values(i + 200)),
+  );
+  for (let i = 150; i < 165; i++)
+    expect((await api('addListItem', { schema_id: listId, data: values(i) })).status).toBe(201);
+  const ids = (await records(listId)).map((r) => r.id);
+  for (let i = 0; i < 15; i++) {
+    const res = await api('updateListItem', {
+      schema_id: listId,
+      item_id: ids[i],
+      data: values(i + 500),
+    });
+    expect(res.status).toBe(200);
+  }
+  const many = ids.slice(15, 45).map((id, i) => ({ item_id: id, data: values(i + 900) }));
+  expect((await api('updateListItems', { schema_id: listId, items: many })).status).toBe(200);
+  for (const id of ids.slice(45, 55))
+    expect((await api('deleteListItem', { schema_id: listId, item_id: id })).status).toBe(204);
+  const gone = ids.slice(55, 75);
+  expect((await api('deleteListItems', { schema_id: listId, item_ids: gone })).status).toBe(204);
+}
+
+async function expectExactTotals(listId: string) {
+  const stored = await records(listId);
+  const bounds = {
+    price: ['-5000', '-130', '-129.99', '-0.046', '-0.05', '0', '0.5', '99', '119.99', '120'],
+    day: ['2024-01-01', '2024-02-29', '2024-06-15', '2025-02-04'],
+    at: ['2024-01-01T00:00:00Z', '2024-05-05T12:30:00.001Z', '2024-12-31T23:59:59.999Z'],
+  } as const;
+  let between = 0;
+  for (const [slug, list] of Object.entries(bounds) as [keyof typeof bounds, readonly string[]][])
+    for (const bound of list)
+      for (const op of Object.keys(COMPARE)) {
+        const want = expected(stored, slug, op, bound);
+        expect(await total(listId, slug, op, bound), `${slug} ${op} ${bound}`).toBe(want);
+        if (want > 0 && want < stored.length) between++;
+      }
+  expect(between).toBeGreaterThan(40);
+}
+
+describe('counts per value band', () => {
+  it('are taken per band of each number and date slot, after a read of a range', async () => {
+    const list = await listOf(150);
+    await countBands(list.id);
+    const stored = await records(list.id);
+    const price = await kept(list.id, SLOTS.price);
+    const upto = price!.cumulative.map(Number);
+    expect(upto.at(-1)).toBe(stored.filter((r) => r.price !== null).length);
+    expect(upto.every((n, i) => i === 0 || n > upto[i - 1]!)).toBe(true);
+    // two significant digits: -5000…5000 and their hundredths in fewer bands than values
+    expect(price!.bands.length).toBeGreaterThan(20);
+    expect(price!.bands.length).toBeLessThan(new Set(stored.map((r) => r.price)).size);
+    expect(price!.bands).toContain('-130');
+    expect(price!.bands).toContain('120');
+  });
+
+  it('give the exact total of one range at any bound after writes of every kind since', async () => {
+    const list = await listOf(150);
+    await countBands(list.id);
+    await writeAll(list.id);
+    await expectExactTotals(list.id);
+  });
+
+  it('are what a first-time range total reads', async () => {
+    const list = await listOf(150);
+    await countBands(list.id);
+    const stored = await records(list.id);
+    // one more record in the lowest counted band: a total read from the counts counts it
+    await t.db.execute(sql`update list_band_counts
+      set cumulative = array(select c + 1 from unnest(cumulative) c)
+      where owner_id = ${owner.accountId} and list_key = hashtextextended(${list.id}::text, 0)
+        and slot = ${SLOTS.price}`);
+    expect(await total(list.id, 'price', '<', '0.5')).toBe(
+      expected(stored, 'price', '<', '0.5') + 1,
+    );
+  });
+
+  it('stay exact under concurrent writers, and are taken again while they write', async () => {
+    const list = await listOf(60);
+    await countBands(list.id);
+    const before = await kept(list.id, SLOTS.price);
+    const ids = (await records(list.id)).map((r) => r.id);
+    const writes = Array.from({ length: 60 }, (_, i) => {
+      if (i % 3 === 0) return api('addListItem', { schema_id: list.id, data: values(i + 3000) });
+      if (i % 3 === 1)
+        return api('updateListItem', {
+          schema_id: list.id,
+          item_id: ids[i],
+          data: values(i + 4000),
+        });
+      return api('deleteListItem', { schema_id: list.id, item_id: ids[i] });
+    });
+    // counted again mid-way: its snapshot decides which writes it holds
+    await t.db.execute(sql`delete from list_band_counts
+      where owner_id = ${owner.accountId} and list_key = hashtextextended(${list.id}::text, 0)`);
+    const recount = countBands(list.id, { [SLOTS.price]: before!.snapshot });
+    const answers = await Promise.all([...writes, recount]);
+    expect(answers.slice(0, 60).every((r) => r && r.status < 300)).toBe(true);
+    await expectExactTotals(list.id);
+  });
+
+  it('are not read across a field change, and are taken again after it', async () => {
+    const list = await listOf(100);
+    await countBands(list.id);
+    const before = await kept(list.id, SLOTS.price);
+    const res = await api('deleteListSchemaField', { schema_id: list.id, slug: 'at' });
+    expect(res.status).toBe(204);
+    const stored = await records(list.id);
+    expect(await total(list.id, 'price', '>=', '-129.99')).toBe(
+      expected(stored, 'price', '>=', '-129.99'),
+    );
+    for (let i = 0; (await kept(list.id, SLOTS.price))!.snapshot === before!.snapshot; i++) {
+      if (i > 200) throw new Error('the counts were not taken again');
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(await total(list.id, 'price', '<', '-0.05')).toBe(
+      expected(stored, 'price', '<', '-0.05'),
+    );
+  });
+});
