@@ -96,6 +96,12 @@ function bandedAdvance(range: BandedRange, target: TotalTarget, hidden: boolean)
 export class BandCounts {
   /** lists and slots being counted now: one count at a time each */
   private readonly counting = new Set<string>();
+  /**
+   * lists and slots whose counts a read found unusable (missing, too far behind, a field
+   * changed): reads count directly until the count under way ends, rather than each paying
+   * for an advance over up to MAX_CHANGES_TO_ADVANCE changes only to be refused
+   */
+  private readonly behind = new Set<string>();
 
   constructor(
     private readonly db: Database,
@@ -116,20 +122,31 @@ export class BandCounts {
     const hiding = target.hiding ?? 'none';
     const range = bandedRange(query, hiding);
     if (!range) return undefined;
+    const key = `${query.listId}:${range.slot}`;
+    if (this.behind.has(key)) {
+      this.recount(key, query, range);
+      return undefined;
+    }
     const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');
     const advanced = await advanceTotal(whole, from, band);
-    if (!advanced || advanced.events > RECOUNT_AFTER) this.recount(query, range);
+    if (!advanced) this.behind.add(key);
+    if (!advanced || advanced.events > RECOUNT_AFTER) this.recount(key, query, range);
     return advanced;
   }
 
-  /** Counts the list's slot per band again, in the background (a failure is left to the next read). */
-  private recount(query: ItemQuery, range: BandedRange) {
-    const key = `${query.listId}:${range.slot}`;
+  /**
+   * Counts the list's slot per band again, in the background; once it ends, reads try the
+   * counts again (after a failure too: the next refusal starts another count).
+   */
+  private recount(key: string, query: ItemQuery, range: BandedRange) {
     if (this.counting.has(key)) return;
     this.counting.add(key);
     countBands(this.db, query.ownerId, query.listId, range)
       .catch(() => undefined)
-      .finally(() => this.counting.delete(key));
+      .finally(() => {
+        this.counting.delete(key);
+        this.behind.delete(key);
+      });
   }
 }
 
