@@ -33,6 +33,8 @@ export interface RuntimeOptions {
   neighbourMinTotal?: number;
   /** the least records a list's band counts answer for (bandCounts.ts); tests set it low */
   bandMinRecords?: number;
+  /** the writes since a list's band counts past which a read brings them forward (bandCounts.ts) */
+  bandRecountAfter?: number;
 }
 
 /** Wires the app's dependencies from config and an open database. */
@@ -80,6 +82,7 @@ export function createRuntime(
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows, {
       neighbourMinTotal: options.neighbourMinTotal,
       bandMinRecords: options.bandMinRecords,
+      bandRecountAfter: options.bandRecountAfter,
     }),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     contactWrites: new ContactWriteQueue(),

@@ -43,7 +43,11 @@ export function createListsContext(
   cipher: FieldCipher,
   clock: () => Date,
   cacheRows = 0,
-  { bandMinRecords, ...cacheOptions }: ListReadCacheOptions & { bandMinRecords?: number } = {},
+  {
+    bandMinRecords,
+    bandRecountAfter,
+    ...cacheOptions
+  }: ListReadCacheOptions & { bandMinRecords?: number; bandRecountAfter?: number } = {},
 ): ListsContext {
   return {
     db,
@@ -53,7 +57,7 @@ export function createListsContext(
     recentLists: new RecentLists(),
     shapeTotals: new ShapeTotals(),
     readCache: new ListReadCache(cacheRows, cacheOptions),
-    bandCounts: new BandCounts(db, bandMinRecords),
+    bandCounts: new BandCounts(db, bandMinRecords, bandRecountAfter),
     layouts: new LayoutCache(),
   };
 }

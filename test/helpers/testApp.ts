@@ -26,6 +26,8 @@ export interface TestAppOptions {
   neighbourMinTotal?: number;
   /** the least records a list's band counts answer for (0: any, for small lists) */
   bandMinRecords?: number;
+  /** the writes since a list's band counts past which a read brings them forward (bandCounts.ts) */
+  bandRecountAfter?: number;
 }
 
 export interface TestApp {
@@ -69,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       clock: options.clock,
       neighbourMinTotal: options.neighbourMinTotal,
       bandMinRecords: options.bandMinRecords,
+      bandRecountAfter: options.bandRecountAfter,
     },
   );
   const app = buildApp(runtime.deps, { logStream });

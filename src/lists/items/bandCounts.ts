@@ -5,7 +5,14 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import { rangeComparison, type Hiding, type RangeComparison } from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
-import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
+import {
+  advanceTotal,
+  CREATED,
+  MAX_CHANGES_TO_ADVANCE,
+  unseenChanges,
+  type AdvancedTotal,
+  type TotalTarget,
+} from './listTotals.js';
 import { listScope } from './listScope.js';
 
 /**
@@ -106,6 +113,7 @@ export class BandCounts {
   constructor(
     private readonly db: Database,
     private readonly minRecords = BAND_MIN_RECORDS,
+    private readonly recountAfter = RECOUNT_AFTER,
   ) {}
 
   /**
@@ -130,18 +138,23 @@ export class BandCounts {
     const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');
     const advanced = await advanceTotal(whole, from, band);
     if (!advanced) this.behind.add(key);
-    if (!advanced || advanced.events > RECOUNT_AFTER) this.recount(key, query, range);
+    if (!advanced || advanced.events > this.recountAfter) this.recount(key, query, range);
     return advanced;
   }
 
   /**
-   * Counts the list's slot per band again, in the background; once it ends, reads try the
-   * counts again (after a failure too: the next refusal starts another count).
+   * Brings the list's band counts forward over the writes since, or where that cannot be
+   * done counts its slot again; in the background. Once it ends, reads try the counts again
+   * (after a failure too: the next refusal starts another).
    */
   private recount(key: string, query: ItemQuery, range: BandedRange) {
     if (this.counting.has(key)) return;
     this.counting.add(key);
-    countBands(this.db, query.ownerId, query.listId, range)
+    const { ownerId, listId } = query;
+    advanceBands(this.db, ownerId, listId, range)
+      .then(async (advanced) => {
+        if (!advanced) await countBands(this.db, ownerId, listId, range);
+      })
       .catch(() => undefined)
       .finally(() => {
         this.counting.delete(key);
@@ -171,4 +184,61 @@ async function countBands(db: Database, ownerId: number, listId: string, range: 
           cumulative = excluded.cumulative, snapshot = excluded.snapshot, version = excluded.version,
           layout = excluded.layout, counted_at = excluded.counted_at`,
   );
+}
+
+/**
+ * The list's band counts brought forward over the writes since their snapshot, in one
+ * statement that takes its own: each record a write touched since leaves the band of the row
+ * the counts saw (its first unseen change's `previous`; none if that change created it) and
+ * joins the band of its row now (none if deleted) — advanceTotal's rule, per band. Its cost is
+ * the bands and the writes since, where a count reads the whole slot. False where only a count
+ * can say: no counts, a field change since, a change without its previous row, a purged feed,
+ * more than MAX_CHANGES_TO_ADVANCE writes.
+ */
+async function advanceBands(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  range: BandedRange,
+): Promise<boolean> {
+  const scope = listScope(ownerId, listId);
+  const slot = sql.raw(String(range.slot));
+  const column = range.column;
+  const since = sql`(select since from kept)`;
+  const rows = await queryRows(
+    db,
+    sql`with kept as (
+          select bands, cumulative, snapshot::pg_snapshot as since, version, layout
+          from ${listBandCounts} where ${scope} and slot = ${slot}),
+        ${unseenChanges(ownerId, listId, since)},
+        list as (
+          select version, layout from ${listSchemas}
+          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null),
+        usable as (
+          select 1 from kept, list
+          where list.layout = kept.layout and list.version >= kept.version
+            and (select count(*) from ev) <= ${MAX_CHANGES_TO_ADVANCE}
+            and not exists (select 1 from firsts where type <> ${CREATED} and previous is null)
+            and (select purged_txid < pg_snapshot_xmin(${since}) from change_feed_state)),
+        moves as (
+          select u.band, u.upto - coalesce(lag(u.upto) over (order by u.i), 0) as n
+          from kept, unnest(kept.bands, kept.cumulative) with ordinality as u(band, upto, i)
+          union all
+          select ${bandOf(range.dated, column)}, 1 from ${listItems}
+          where ${scope} and ${column} is not null and id in (select item_id from firsts)
+          union all
+          select ${bandOf(range.dated, column)}, -1 from firsts f,
+            jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
+          where f.type <> ${CREATED} and ${scope} and ${column} is not null),
+        per as (select band, sum(n) as n from moves group by band having sum(n) <> 0),
+        upto as (select band, sum(n) over (order by band) as upto from per)
+        update ${listBandCounts} set
+          bands = coalesce((select array_agg(band order by band) from upto), '{}'),
+          cumulative = coalesce((select array_agg(upto order by band) from upto), '{}'),
+          snapshot = pg_current_snapshot()::text, version = (select version from list),
+          layout = (select layout from list), counted_at = now()
+        where ${scope} and slot = ${slot} and exists (select 1 from usable)
+        returning 1`,
+  );
+  return rows.length > 0;
 }

@@ -43,7 +43,22 @@ export function isNamed(target: Pick<TotalTarget, 'hiding'>): boolean {
  */
 export const MAX_CHANGES_TO_ADVANCE = 2_000;
 
-const CREATED: ChangeType = 'list_item.created';
+export const CREATED: ChangeType = 'list_item.created';
+
+/**
+ * The CTEs `ev`, the list's changes that the snapshot `since` did not see (at most
+ * MAX_CHANGES_TO_ADVANCE + 1 of them), and `firsts`, each record's first of them: what
+ * advanceTotal applies to a total, and bandCounts.ts to a list's band counts.
+ */
+export function unseenChanges(ownerId: number, listId: string, since: SQL): SQL {
+  return sql`ev as (
+          select seq, type, item_id, previous from changes
+          where account_id = ${ownerId} and txid >= pg_snapshot_xmin(${since})
+            and schema_id = ${listId} and not pg_visible_in_snapshot(txid, ${since})
+          limit ${MAX_CHANGES_TO_ADVANCE + 1}),
+        firsts as (
+          select distinct on (item_id) item_id, type, previous from ev order by item_id, seq)`;
+}
 
 /** The columns countTotal reads with a total (countedPage.ts reads the same). */
 export interface TotalRow {
@@ -161,13 +176,7 @@ export async function advanceTotal(
     isNamed(target),
     db,
     sql`with base as (${base}),
-        ev as (
-          select seq, type, item_id, previous from changes
-          where account_id = ${ownerId} and txid >= pg_snapshot_xmin(${since})
-            and schema_id = ${listId} and not pg_visible_in_snapshot(txid, ${since})
-          limit ${MAX_CHANGES_TO_ADVANCE + 1}),
-        firsts as (
-          select distinct on (item_id) item_id, type, previous from ev order by item_id, seq)
+        ${unseenChanges(ownerId, listId, since)}
         select b.total as base_total, b.version as base_version, b.layout as base_layout,
           l.version, l.layout, l.item_count, pg_current_snapshot()::text as snapshot,
           (select count(*) from ev) as events,
