@@ -12,7 +12,7 @@
 import { benchArgs } from '../lib/args.js';
 import { apiPath, benchServerEnv, diagnosisData } from '../lib/diagnosisEnv.js';
 import { loadHttp } from '../lib/load.js';
-import { pairedRounds } from '../lib/pairedRounds.js';
+import { printPairedRounds } from '../lib/pairedRounds.js';
 import { startServer, startServers } from '../lib/serverProcess.js';
 
 const args = benchArgs({
@@ -44,17 +44,10 @@ const load = (url: string, s: number) =>
   loadHttp(url, apiKey, () => ({ method: 'GET', path }), connections, s);
 try {
   for (const server of servers) await load(server.url, 2);
-  const result = await pairedRounds(
+  await printPairedRounds(
     rounds,
     () => load(servers[0]!.url, seconds),
     () => load(servers[1]!.url, seconds),
-    (round, a, b) =>
-      console.log(
-        `round ${round + 1}: A ${a.rps.toFixed(0)} B ${b.rps.toFixed(0)} req/s, B/A ${(b.rps / a.rps).toFixed(2)}`,
-      ),
-  );
-  console.log(
-    `median B/A ${result.ratio.toFixed(3)} (A p50 ${result.a.p50.toFixed(2)} ms, B p50 ${result.b.p50.toFixed(2)} ms)`,
   );
 } finally {
   await Promise.all(servers.map((server) => server.stop()));

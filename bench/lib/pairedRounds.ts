@@ -38,3 +38,24 @@ export async function pairedRounds(
   const ratios = as.map((x, n) => bs[n]!.rps / x.rps);
   return { a: medianRound(as), b: medianRound(bs), ratio: median(ratios), ratios };
 }
+
+/**
+ * The A/B tools' run (diagnosis/ab.ts, diagnosis/firstTimeAb.ts): paired rounds of the two
+ * loads, each round printed, then the median ratio B/A with each side's median p50.
+ */
+export async function printPairedRounds(
+  rounds: number,
+  a: () => Promise<LoadResult>,
+  b: () => Promise<LoadResult>,
+  label = '',
+): Promise<PairedResult> {
+  const result = await pairedRounds(rounds, a, b, (round, x, y) =>
+    console.log(
+      `round ${round + 1}: A ${x.rps.toFixed(0)} B ${y.rps.toFixed(0)} req/s, B/A ${(y.rps / x.rps).toFixed(2)}`,
+    ),
+  );
+  console.log(
+    `${label}median B/A ${result.ratio.toFixed(3)} (A p50 ${result.a.p50.toFixed(2)} ms, B p50 ${result.b.p50.toFixed(2)} ms)`,
+  );
+  return result;
+}

@@ -1,0 +1,72 @@
+/**
+ * A/B of two server commands on first-time reads: one shape of the sweep (bench/lib/sweepShapes.ts)
+ * on its 1M list, each request with a bound never sent before (the share scaled by 0.5–1.5), so
+ * every read counts or reads the band counts, never a remembered total. Paired rounds as
+ * `ab.ts` runs them (docs/benchmarks.md, "How it works").
+ *
+ *   npx tsx bench/diagnosis/firstTimeAb.ts 'number <' 0.001 --a '<other build>/dist/main.js'
+ * Uses the `lk_sweep` database of `npm run bench:sweep` and Redis database 7.
+ */
+import pg from 'pg';
+import qs from 'qs';
+import { benchArgs } from '../lib/args.js';
+import { benchServerEnv } from '../lib/diagnosisEnv.js';
+import { loadHttp } from '../lib/load.js';
+import { printPairedRounds } from '../lib/pairedRounds.js';
+import { startServer, startServers } from '../lib/serverProcess.js';
+import { SHAPES } from '../lib/sweepShapes.js';
+
+const args = benchArgs({
+  usage: "npx tsx bench/diagnosis/firstTimeAb.ts '<shape>' <share> --a CMD --b CMD [options]",
+  about:
+    'Two server commands (what follows `node`) on first-time reads of one sweep shape at one\nshare of the 1M list, in paired rounds: each round and the median of the ratios B/A.',
+  positionals: `<shape: ${SHAPES.map((s) => s.name).join(' | ')}> <share, e.g. 0.001>`,
+  options: {
+    a: "CMD  side A (default 'dist/main.js')",
+    b: "CMD  side B (default 'dist/main.js')",
+    rounds: 'N  paired rounds (default 5)',
+    seconds: 'N  seconds per side and round (default 3)',
+  },
+});
+const [shapeName, shareText] = args.positionals;
+const shape = SHAPES.find((s) => s.name === shapeName);
+const share = Number(shareText);
+if (!shape || !(share > 0 && share <= 1)) throw new Error(`usage: ${args.positionals.join(' ')}`);
+const { apiKey, env } = await benchServerEnv('sweep');
+const db = new pg.Client(env.DATABASE_URL);
+await db.connect();
+const { rows } = await db.query<{ id: string }>(
+  'select id from list_schemas where deleted_at is null order by item_count desc limit 1',
+);
+await db.end();
+const listId = rows[0]!.id;
+const servers = await startServers(
+  (['a', 'b'] as const).map(
+    (side, n) => () =>
+      startServer({ args: (args.text(side) ?? 'dist/main.js').split(' '), env, port: 20_930 + n }),
+  ),
+);
+let sent = 0;
+/** a new bound each request: the share scaled by 0.5–1.5, repeating after 10,007 requests */
+const next = () => {
+  const scale = 0.5 + ((sent++ * 7919) % 10_007) / 10_007;
+  const query = {
+    schema_id: listId,
+    filters: shape.filters(share, scale),
+    order_by: shape.orderBy,
+  };
+  return { method: 'GET' as const, path: `/api/v1/getListItems?${qs.stringify(query)}` };
+};
+const seconds = args.number('seconds', 3);
+const load = (url: string, s: number) => loadHttp(url, apiKey, next, 10, s);
+try {
+  for (const server of servers) await load(server.url, 1);
+  await printPairedRounds(
+    args.number('rounds', 5),
+    () => load(servers[0]!.url, seconds),
+    () => load(servers[1]!.url, seconds),
+    `${shape.name} ${share}: `,
+  );
+} finally {
+  await Promise.all(servers.map((server) => server.stop()));
+}
