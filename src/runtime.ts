@@ -15,6 +15,7 @@ import { connectRedis } from './infra/redis.js';
 import { ReplicaSet } from './infra/db/replicas.js';
 import { LastWrites } from './replication/lastWrites.js';
 import { createReplication } from './replication/readRouting.js';
+import type { BandCountOptions } from './lists/items/bandCounts.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -31,10 +32,8 @@ export interface RuntimeOptions {
    * set 0 to take that path
    */
   neighbourMinTotal?: number;
-  /** the least records a list's band counts answer for (bandCounts.ts); tests set it low */
-  bandMinRecords?: number;
-  /** the writes since a list's band counts past which a read brings them forward (bandCounts.ts) */
-  bandRecountAfter?: number;
+  /** when a list's band counts answer a range (bandCounts.ts); tests set them low */
+  bandCounts?: Partial<BandCountOptions>;
 }
 
 /** Wires the app's dependencies from config and an open database. */
@@ -81,8 +80,7 @@ export function createRuntime(
     cipher,
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows, {
       neighbourMinTotal: options.neighbourMinTotal,
-      bandMinRecords: options.bandMinRecords,
-      bandRecountAfter: options.bandRecountAfter,
+      bandCounts: options.bandCounts,
     }),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     contactWrites: new ContactWriteQueue(),

@@ -4,7 +4,7 @@ import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
 import { LayoutCache } from '../changes/layouts.js';
-import { BandCounts } from './items/bandCounts.js';
+import { BandCounts, type BandCountOptions } from './items/bandCounts.js';
 import { ListReadCache, type ListReadCacheOptions } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
 import { ShapeTotals } from './items/shapeTotals.js';
@@ -44,10 +44,9 @@ export function createListsContext(
   clock: () => Date,
   cacheRows = 0,
   {
-    bandMinRecords,
-    bandRecountAfter,
+    bandCounts,
     ...cacheOptions
-  }: ListReadCacheOptions & { bandMinRecords?: number; bandRecountAfter?: number } = {},
+  }: ListReadCacheOptions & { bandCounts?: Partial<BandCountOptions> } = {},
 ): ListsContext {
   return {
     db,
@@ -57,7 +56,7 @@ export function createListsContext(
     recentLists: new RecentLists(),
     shapeTotals: new ShapeTotals(),
     readCache: new ListReadCache(cacheRows, cacheOptions),
-    bandCounts: new BandCounts(db, bandMinRecords, bandRecountAfter),
+    bandCounts: new BandCounts(db, bandCounts),
     layouts: new LayoutCache(),
   };
 }

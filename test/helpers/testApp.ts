@@ -9,6 +9,7 @@ import { connectPostgres, type Database } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
+import type { BandCountOptions } from '../../src/lists/items/bandCounts.js';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -24,10 +25,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   /** the least total a new range bound starts from (0: any, for small lists) */
   neighbourMinTotal?: number;
-  /** the least records a list's band counts answer for (0: any, for small lists) */
-  bandMinRecords?: number;
-  /** the writes since a list's band counts past which a read brings them forward (bandCounts.ts) */
-  bandRecountAfter?: number;
+  /** when a list's band counts answer a range (bandCounts.ts); tests set them low */
+  bandCounts?: Partial<BandCountOptions>;
 }
 
 export interface TestApp {
@@ -70,8 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       redisPrefix: options.redisPrefix ?? `lk_test:${randomBytes(6).toString('hex')}:`,
       clock: options.clock,
       neighbourMinTotal: options.neighbourMinTotal,
-      bandMinRecords: options.bandMinRecords,
-      bandRecountAfter: options.bandRecountAfter,
+      bandCounts: options.bandCounts,
     },
   );
   const app = buildApp(runtime.deps, { logStream });

@@ -12,24 +12,34 @@ import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
  * updates and deletes of one and of many, concurrent ones, a field change — exact at any bound
  * (on a band's edge, inside one, negative, fractional) for numbers, dates and date-times. Each
  * total is compared with the records as the API answered them. Lists of any size use the
- * counts here (`bandMinRecords: 0`).
+ * counts here, whatever their shape's last total (ANY), but where that is the case tested.
  */
+/** band counts for a list of any size, and for a range whatever its shape's last total */
+const ANY = { minRecords: 0, minShare: 0 };
+
 let t: TestApp;
 /** a second server on the same database that brings the counts forward after any write */
 let eager: TestApp;
+/** a third that reads the counts only where the range's shape last matched enough records */
+let gated: TestApp;
 let owner: Tenant;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, bandMinRecords: 0 });
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, bandCounts: ANY });
   owner = await makeTenant(t.db);
   eager = await startTestApp({
     database: t.database,
     env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-    bandMinRecords: 0,
-    bandRecountAfter: 0,
+    bandCounts: { ...ANY, recountAfter: 0 },
+  });
+  gated = await startTestApp({
+    database: t.database,
+    env: { RATE_LIMIT_PER_MINUTE: '1000000' },
+    bandCounts: { minRecords: 0 },
   });
 });
 afterAll(async () => {
+  await gated.close();
   await eager.close();
   await t.close();
 });
@@ -126,6 +136,14 @@ async function waitForNewCounts(listId: string, slot: number, snapshot: string) 
     if (i > 200) throw new Error(`the counts of slot ${slot} were not taken again`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** One more record in the lowest counted band of prices: a total read from the counts counts it. */
+async function addOneToEveryCount(listId: string) {
+  await t.db.execute(sql`update list_band_counts
+    set cumulative = array(select c + 1 from unnest(cumulative) c)
+    where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
+      and slot = ${SLOTS.price}`);
 }
 
 let reads = 0;
@@ -225,14 +243,28 @@ describe('counts per value band', () => {
     const list = await listOf(150);
     await countBands(list.id);
     const stored = await records(list.id);
-    // one more record in the lowest counted band: a total read from the counts counts it
-    await t.db.execute(sql`update list_band_counts
-      set cumulative = array(select c + 1 from unnest(cumulative) c)
-      where owner_id = ${owner.accountId} and list_key = hashtextextended(${list.id}::text, 0)
-        and slot = ${SLOTS.price}`);
+    await addOneToEveryCount(list.id);
     expect(await total(list.id, 'price', '<', '0.5')).toBe(
       expected(stored, 'price', '<', '0.5') + 1,
     );
+  });
+
+  it('are not read for a range whose shape last matched a small share of the list', async () => {
+    const list = await listOf(150);
+    await countBands(list.id);
+    const stored = await records(list.id);
+    await addOneToEveryCount(list.id);
+    const fromCounts = (bound: string) => expected(stored, 'price', '<', bound) + 1;
+    // no last total of the shape on this server: the counts answer
+    expect(await total(list.id, 'price', '<', '0.5', gated)).toBe(fromCounts('0.5'));
+    // nothing below the lowest band: the counts answer 0, the shape's last total now
+    expect(await total(list.id, 'price', '<', '-6000', gated)).toBe(0);
+    // so the next bound is counted, exactly
+    expect(await total(list.id, 'price', '<', '0.4', gated)).toBe(
+      expected(stored, 'price', '<', '0.4'),
+    );
+    // and that count, half the list, sends the next one to the counts again
+    expect(await total(list.id, 'price', '<', '0.3', gated)).toBe(fromCounts('0.3'));
   });
 
   it('stay exact under concurrent writers, and are taken again while they write', async () => {

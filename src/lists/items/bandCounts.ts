@@ -14,6 +14,7 @@ import {
   type TotalTarget,
 } from './listTotals.js';
 import { listScope } from './listScope.js';
+import type { ShapeTotal } from './shapeTotals.js';
 
 /**
  * Counts per value band (docs/records.md, "Counts per value band"). A list's records are
@@ -43,10 +44,29 @@ export const BANDED_SLOTS: Readonly<Record<string, number>> = { n1: 1, n2: 2, n3
 export const BAND_MIN_RECORDS = 20_000;
 
 /**
+ * A range whose shape (its field and operator) last matched less than this share of the list
+ * is counted, not read from the counts: the counts still count the bound's own band up to the
+ * bound, and two significant digits put about 1 % of evenly spread values in a band, so below
+ * half a band a count reads fewer entries, in a statement whose plan is simpler (docs/records.md,
+ * "Counts per value band").
+ */
+export const BAND_MIN_SHARE = 0.005;
+
+/**
  * Past this many writes since the counts, they are taken again: each write since costs every
  * banded read a primary-key probe (advanceTotal), a count of the list's slot one pass.
  */
 export const RECOUNT_AFTER = 500;
+
+/** When a list's band counts answer a range (the defaults above); tests set them low. */
+export interface BandCountOptions {
+  /** the least records of a list (BAND_MIN_RECORDS) */
+  minRecords: number;
+  /** the writes since the counts past which a read brings them forward (RECOUNT_AFTER) */
+  recountAfter: number;
+  /** the least share of the list the shape's last total matched (BAND_MIN_SHARE) */
+  minShare: number;
+}
 
 /** A range a list's band counts can answer: its slot, and its comparison. */
 interface BandedRange extends RangeComparison {
@@ -110,23 +130,33 @@ export class BandCounts {
    */
   private readonly behind = new Set<string>();
 
+  private readonly options: BandCountOptions;
+
   constructor(
     private readonly db: Database,
-    private readonly minRecords = BAND_MIN_RECORDS,
-    private readonly recountAfter = RECOUNT_AFTER,
-  ) {}
+    options: Partial<BandCountOptions> = {},
+  ) {
+    this.options = {
+      minRecords: options.minRecords ?? BAND_MIN_RECORDS,
+      recountAfter: options.recountAfter ?? RECOUNT_AFTER,
+      minShare: options.minShare ?? BAND_MIN_SHARE,
+    };
+  }
 
   /**
-   * A range's total from the list's band counts, or undefined where they cannot answer (not
-   * one range on a banded slot, a small list, no counts yet, a field change since, too many
-   * writes since): the caller counts then, and the counts are taken again meanwhile.
+   * A range's total from the list's band counts, or undefined where they cannot answer or
+   * should not (not one range on a banded slot, a small list, a shape whose last total was
+   * small, no counts yet, a field change since, too many writes since): the caller counts
+   * then, and the counts are taken again meanwhile.
    */
   async total(
     target: TotalTarget,
     query: ItemQuery,
     records: number,
+    last: ShapeTotal | undefined,
   ): Promise<AdvancedTotal | undefined> {
-    if (records < this.minRecords) return undefined;
+    const { minRecords, minShare, recountAfter } = this.options;
+    if (records < minRecords || (last && last.total < last.records * minShare)) return undefined;
     const hiding = target.hiding ?? 'none';
     const range = bandedRange(query, hiding);
     if (!range) return undefined;
@@ -138,7 +168,7 @@ export class BandCounts {
     const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');
     const advanced = await advanceTotal(whole, from, band);
     if (!advanced) this.behind.add(key);
-    if (!advanced || advanced.events > this.recountAfter) this.recount(key, query, range);
+    if (!advanced || advanced.events > recountAfter) this.recount(key, query, range);
     return advanced;
   }
 

@@ -127,9 +127,10 @@ export async function rememberedListRead(
 }
 
 /**
- * A first-time total, with its page in the same statement where one scan serves both and
- * the last count of the shape says the matches are few enough to read the page by
- * filtering first (countedPage.ts).
+ * A first-time total: from the list's band counts or a neighbour's total where they answer,
+ * else counted, with its page in the same statement where one scan serves both and the last
+ * total of the shape says the matches are few enough to read the page by filtering first
+ * (countedPage.ts). It becomes the shape's last total.
  */
 async function countFirstTime(
   ctx: ItemContext,
@@ -138,28 +139,36 @@ async function countFirstTime(
   target: ReadTarget,
   pageAt: PageAt | undefined,
 ): Promise<CountedPage> {
-  const fromBands = await bandTotal(ctx, list, query, target);
-  if (fromBands) return fromBands;
-  const fromNeighbour = await neighbourTotal(ctx.readCache, query, target);
-  if (fromNeighbour) return fromNeighbour;
-  const column = sharedScanColumn(query);
-  if (column === undefined) return countTotal(target);
-  const shape = shapeKey(query);
-  const last = ctx.shapeTotals.get(shape);
-  // the cap as the last count's list size set it: the remembered list may predate its records
-  const cap =
-    pageAt && last ? filterFirstLimit(query, last.records, pageAt.offset + pageAt.limit) : -1;
   const counted =
-    pageAt && last && last.total <= cap
-      ? await countWithPage(target, {
-          ...pageAt,
-          column,
-          cap,
-          segment: compileSort(query.sort)[0]!,
-        })
-      : await countTotal(target);
+    (await bandTotal(ctx, list, query, target)) ??
+    (await neighbourTotal(ctx.readCache, query, target)) ??
+    (await countMaybeWithPage(ctx, query, target, pageAt));
+  return rememberShape(ctx, query, counted);
+}
+
+/** A count, with the page where one scan serves both and the shape's last total is small. */
+async function countMaybeWithPage(
+  ctx: ItemContext,
+  query: ItemQuery,
+  target: ReadTarget,
+  pageAt: PageAt | undefined,
+): Promise<CountedPage> {
+  const column = sharedScanColumn(query);
+  const last = ctx.shapeTotals.get(shapeKey(query));
+  if (column === undefined || !pageAt || !last) return countTotal(target);
+  // the cap as the last count's list size set it: the remembered list may predate its records
+  const cap = filterFirstLimit(query, last.records, pageAt.offset + pageAt.limit);
+  if (last.total > cap) return countTotal(target);
+  return countWithPage(target, { ...pageAt, column, cap, segment: compileSort(query.sort)[0]! });
+}
+
+/**
+ * Keeps a total as its shape's last (shapeTotals.ts), which decides how the next value of the
+ * shape is counted: with its page or not, from the band counts or not.
+ */
+function rememberShape<T extends CountedTotal>(ctx: ItemContext, query: ItemQuery, counted: T): T {
   if (counted.itemCount !== undefined)
-    ctx.shapeTotals.set(shape, { total: counted.total, records: counted.itemCount });
+    ctx.shapeTotals.set(shapeKey(query), { total: counted.total, records: counted.itemCount });
   return counted;
 }
 
@@ -201,13 +210,13 @@ async function filteredTotal(
     (await bandTotal(ctx, list, query, target)) ??
     (await neighbourTotal(cache, query, target)) ??
     (await countTotal(target));
-  cache.rememberLatest(query, selection, now);
+  cache.rememberLatest(query, selection, rememberShape(ctx, query, now));
   return now.total;
 }
 
 /**
  * A range total from the list's band counts (bandCounts.ts), where they answer it: not on
- * Citus, which keeps none.
+ * Citus, which keeps none, nor where the shape's last total was small (counted then).
  */
 async function bandTotal(
   ctx: ItemContext,
@@ -215,7 +224,9 @@ async function bandTotal(
   query: ItemQuery,
   target: ReadTarget,
 ): Promise<AdvancedTotal | undefined> {
-  return target.banded ? ctx.bandCounts.total(target, query, list.itemCount) : undefined;
+  if (!target.banded) return undefined;
+  const last = ctx.shapeTotals.get(shapeKey(query));
+  return ctx.bandCounts.total(target, query, list.itemCount, last);
 }
 
 /**
