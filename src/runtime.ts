@@ -15,7 +15,7 @@ import { connectRedis } from './infra/redis.js';
 import { ReplicaSet } from './infra/db/replicas.js';
 import { LastWrites } from './replication/lastWrites.js';
 import { createReplication } from './replication/readRouting.js';
-import type { BandCountOptions } from './lists/items/bandCounts.js';
+import type { KeptCountOptions } from './lists/items/keptCounts.js';
 
 export interface Runtime {
   deps: AppDeps;
@@ -32,8 +32,8 @@ export interface RuntimeOptions {
    * set 0 to take that path
    */
   neighbourMinTotal?: number;
-  /** when a list's band counts answer a range (bandCounts.ts); tests set them low */
-  bandCounts?: Partial<BandCountOptions>;
+  /** when a list's band and value counts answer a read (keptCounts.ts); tests set them low */
+  keptCounts?: Partial<KeptCountOptions>;
 }
 
 /** Wires the app's dependencies from config and an open database. */
@@ -80,7 +80,7 @@ export function createRuntime(
     cipher,
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows, {
       neighbourMinTotal: options.neighbourMinTotal,
-      bandCounts: options.bandCounts,
+      keptCounts: options.keptCounts,
     }),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     contactWrites: new ContactWriteQueue(),

@@ -4,9 +4,9 @@ import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
 import type { FieldCipher } from './encryption/cipher.js';
 import { LayoutCache } from '../changes/layouts.js';
-import { BandCounts, type BandCountOptions } from './items/bandCounts.js';
 import { ListReadCache, type ListReadCacheOptions } from './items/readCache.js';
 import { RecentLists } from './items/recentLists.js';
+import { KeptCounts, type KeptCountOptions } from './items/keptCounts.js';
 import { ShapeTotals } from './items/shapeTotals.js';
 import { prepareListQueries, type ListQueries } from './queries.js';
 
@@ -22,8 +22,8 @@ export interface ListsContext {
   shapeTotals: ShapeTotals;
   /** getListItems answers per list version (readCache.ts) */
   readCache: ListReadCache;
-  /** the lists' counts per value band, for a range's total (bandCounts.ts) */
-  bandCounts: BandCounts;
+  /** the lists' counts per value band and per text value, for a first-time total (keptCounts.ts) */
+  keptCounts: KeptCounts;
   /** field layouts the change feed shows list items with */
   layouts: LayoutCache;
 }
@@ -44,9 +44,9 @@ export function createListsContext(
   clock: () => Date,
   cacheRows = 0,
   {
-    bandCounts,
+    keptCounts,
     ...cacheOptions
-  }: ListReadCacheOptions & { bandCounts?: Partial<BandCountOptions> } = {},
+  }: ListReadCacheOptions & { keptCounts?: Partial<KeptCountOptions> } = {},
 ): ListsContext {
   return {
     db,
@@ -56,7 +56,7 @@ export function createListsContext(
     recentLists: new RecentLists(),
     shapeTotals: new ShapeTotals(),
     readCache: new ListReadCache(cacheRows, cacheOptions),
-    bandCounts: new BandCounts(db, bandCounts),
+    keptCounts: new KeptCounts(db, keptCounts),
     layouts: new LayoutCache(),
   };
 }

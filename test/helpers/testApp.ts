@@ -9,7 +9,7 @@ import { connectPostgres, type Database } from '../../src/infra/db/client.js';
 import { createRuntime } from '../../src/runtime.js';
 import { createTestDatabase, type TestDatabase } from './database.js';
 import { TEST_REDIS_URL } from './env.js';
-import type { BandCountOptions } from '../../src/lists/items/bandCounts.js';
+import type { KeptCountOptions } from '../../src/lists/items/keptCounts.js';
 
 export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
 
@@ -25,8 +25,8 @@ export interface TestAppOptions {
   redisPrefix?: string;
   /** the least total a new range bound starts from (0: any, for small lists) */
   neighbourMinTotal?: number;
-  /** when a list's band counts answer a range (bandCounts.ts); tests set them low */
-  bandCounts?: Partial<BandCountOptions>;
+  /** when a list's band and value counts answer a read (keptCounts.ts); tests set them low */
+  keptCounts?: Partial<KeptCountOptions>;
 }
 
 export interface TestApp {
@@ -69,7 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       redisPrefix: options.redisPrefix ?? `lk_test:${randomBytes(6).toString('hex')}:`,
       clock: options.clock,
       neighbourMinTotal: options.neighbourMinTotal,
-      bandCounts: options.bandCounts,
+      keptCounts: options.keptCounts,
     },
   );
   const app = buildApp(runtime.deps, { logStream });

@@ -25,17 +25,17 @@ let gated: TestApp;
 let owner: Tenant;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, bandCounts: ANY });
+  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, keptCounts: ANY });
   owner = await makeTenant(t.db);
   eager = await startTestApp({
     database: t.database,
     env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-    bandCounts: { ...ANY, recountAfter: 0 },
+    keptCounts: { ...ANY, recountAfter: 0 },
   });
   gated = await startTestApp({
     database: t.database,
     env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-    bandCounts: { minRecords: 0 },
+    keptCounts: { minRecords: 0 },
   });
 });
 afterAll(async () => {

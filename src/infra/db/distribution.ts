@@ -14,6 +14,7 @@ export const DISTRIBUTED_TABLES = {
   list_schemas: 'owner_id',
   list_items: 'owner_id',
   list_band_counts: 'owner_id',
+  list_value_counts: 'owner_id',
   list_field_erasures: 'owner_id',
   contacts: 'owner_id',
   contact_variables: 'owner_id',

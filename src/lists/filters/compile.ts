@@ -28,6 +28,11 @@ function nextDay(day: string): string {
   return `${year}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T00:00:00.000Z`;
 }
 
+/** Where a day starts, as Postgres reads it. */
+function dayStart(day: string): string {
+  return `${day}T00:00:00.000Z`;
+}
+
 /** The comparison a range of days makes: which edge of the operand's day, compared how. */
 const DAY_RANGE: Record<RangeOperator, [RangeOperator, 'start' | 'end']> = {
   '<': ['<', 'start'],
@@ -36,6 +41,15 @@ const DAY_RANGE: Record<RangeOperator, [RangeOperator, 'start' | 'end']> = {
   '>=': ['>=', 'start'],
 };
 
+/** A range of days as one comparison with an edge of the operand's day. */
+function dayRange(op: RangeOperator, day: string): { op: RangeOperator; edge: SQL } {
+  const [compare, edge] = DAY_RANGE[op];
+  return {
+    op: compare,
+    edge: sql`${edge === 'start' ? dayStart(day) : nextDay(day)}::timestamptz`,
+  };
+}
+
 /** getListItems: a date filter compares UTC days, so each day is the range [day, next day). */
 function dayCondition(
   column: SQL,
@@ -43,12 +57,12 @@ function dayCondition(
   day: string,
   bound: (operand: SQL) => SQL,
 ): SQL {
-  const start = bound(sql`${`${day}T00:00:00.000Z`}::timestamptz`);
-  const end = bound(sql`${nextDay(day)}::timestamptz`);
-  if (isRange(op)) {
-    const [compare, edge] = DAY_RANGE[op];
-    return sql`${column} ${sql.raw(compare)} ${edge === 'start' ? start : end}`;
+  if (isRangeOperator(op)) {
+    const range = dayRange(op, day);
+    return sql`${column} ${sql.raw(range.op)} ${bound(range.edge)}`;
   }
+  const start = bound(sql`${dayStart(day)}::timestamptz`);
+  const end = bound(sql`${nextDay(day)}::timestamptz`);
   switch (op) {
     case '=':
       return sql`(${column} >= ${start} and ${column} < ${end})`;
@@ -74,14 +88,20 @@ export type Hiding = 'none' | 'bounds' | 'all';
 
 export type RangeOperator = '<' | '<=' | '>' | '>=';
 
-const RANGE_OPERATORS: ReadonlySet<string> = new Set(['<', '<=', '>', '>=']);
+/** Each range's complement on the same field: a record with a value matches one of the two. */
+export const COMPLEMENT: Readonly<Record<RangeOperator, RangeOperator>> = {
+  '<': '>=',
+  '<=': '>',
+  '>': '<=',
+  '>=': '<',
+};
 
-function isRange(op: Condition['op']): op is RangeOperator {
-  return RANGE_OPERATORS.has(op);
+export function isRangeOperator(op: string): op is RangeOperator {
+  return op in COMPLEMENT;
 }
 
 function boundOf(c: Condition, hiding: Hiding): (operand: SQL) => SQL {
-  const hidden = hiding === 'all' || (hiding === 'bounds' && isRange(c.op));
+  const hidden = hiding === 'all' || (hiding === 'bounds' && isRangeOperator(c.op));
   return hidden ? (operand) => sql`(select ${operand})` : (operand) => operand;
 }
 
@@ -114,17 +134,13 @@ export interface RangeComparison {
  * one edge of the day), its bound hidden as `hiding` says; undefined for other conditions.
  */
 export function rangeComparison(c: Condition, hiding: Hiding): RangeComparison | undefined {
-  if (!isRange(c.op) || c.kind === 'text') return undefined;
+  if (!isRangeOperator(c.op) || c.kind === 'text') return undefined;
   const column = fieldExpression(c.field, c.kind);
   const hide = boundOf(c, hiding);
-  let op: RangeOperator = c.op;
-  let operand = operandParameter(c.field, c.kind, c.operand);
-  if (c.kind === 'date') {
-    const [compare, edge] = DAY_RANGE[c.op];
-    const day = edge === 'start' ? `${c.operand}T00:00:00.000Z` : nextDay(c.operand);
-    op = compare;
-    operand = sql`${day}::timestamptz`;
-  }
+  const { op, edge: operand } =
+    c.kind === 'date'
+      ? dayRange(c.op, c.operand)
+      : { op: c.op, edge: operandParameter(c.field, c.kind, c.operand) };
   return { column, op, bound: hide(operand), ofBound: (fn) => hide(fn(operand)) };
 }
 

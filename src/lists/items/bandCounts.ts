@@ -3,18 +3,23 @@ import { queryRows, type Database } from '../../infra/db/client.js';
 import { listBandCounts } from '../../infra/db/schema/listBandCounts.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
-import { rangeComparison, type Hiding, type RangeComparison } from '../filters/compile.js';
+import {
+  COMPLEMENT,
+  rangeComparison,
+  type Hiding,
+  type RangeComparison,
+} from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
 import {
+  advanceable,
   advanceTotal,
   CREATED,
-  MAX_CHANGES_TO_ADVANCE,
   unseenChanges,
   type AdvancedTotal,
   type TotalTarget,
 } from './listTotals.js';
 import { listScope } from './listScope.js';
-import type { ShapeTotal } from './shapeTotals.js';
+import type { Recounts } from './keptCounts.js';
 
 /**
  * Counts per value band (docs/records.md, "Counts per value band"). A list's records are
@@ -31,42 +36,11 @@ import type { ShapeTotal } from './shapeTotals.js';
  * So a first-time range reads the list's one row of band counts, the writes since it and one
  * band of the slot's index, where counting reads every match: about 90 bands a decade of
  * numbers, a day of dates. The counts are taken again, in the background, when a read found
- * none or found them more than RECOUNT_AFTER writes behind; the writes never touch them.
+ * none or found them too far behind (keptCounts.ts); the writes never touch them.
  */
 
 /** The slots whose values are counted per band, by their number in list_band_counts.slot. */
 export const BANDED_SLOTS: Readonly<Record<string, number>> = { n1: 1, n2: 2, n3: 3, d1: 4, d2: 5 };
-
-/**
- * Lists smaller than this count a range's matches: a count of a few thousand index entries
- * costs less than the band counts' statement.
- */
-export const BAND_MIN_RECORDS = 20_000;
-
-/**
- * A range whose shape (its field and operator) last matched less than this share of the list
- * is counted, not read from the counts: the counts still count the bound's own band up to the
- * bound, and two significant digits put about 1 % of evenly spread values in a band, so below
- * half a band a count reads fewer entries, in a statement whose plan is simpler (docs/records.md,
- * "Counts per value band").
- */
-export const BAND_MIN_SHARE = 0.005;
-
-/**
- * Past this many writes since the counts, they are taken again: each write since costs every
- * banded read a primary-key probe (advanceTotal), a count of the list's slot one pass.
- */
-export const RECOUNT_AFTER = 500;
-
-/** When a list's band counts answer a range (the defaults above); tests set them low. */
-export interface BandCountOptions {
-  /** the least records of a list (BAND_MIN_RECORDS) */
-  minRecords: number;
-  /** the writes since the counts past which a read brings them forward (RECOUNT_AFTER) */
-  recountAfter: number;
-  /** the least share of the list the shape's last total matched (BAND_MIN_SHARE) */
-  minShare: number;
-}
 
 /** A range a list's band counts can answer: its slot, and its comparison. */
 interface BandedRange extends RangeComparison {
@@ -109,88 +83,32 @@ function bandedAdvance(range: BandedRange, target: TotalTarget, hidden: boolean)
     from ${listBandCounts} where ${scope} and slot = ${sql.raw(String(slot))}`;
   const where = sql`${scope} and ${column} ${sql.raw(below ? '<' : '>=')} ${lowest}`;
   // the bound's own band up to the bound: added below it, left out above it
-  const upTo = below ? op : op === '>' ? '<=' : '<';
+  const upTo = below ? op : COMPLEMENT[op];
   const inBand = sql`${scope} and ${column} >= ${lowest} and ${column} ${sql.raw(upTo)} ${bound}`;
   const band2 = below ? { plus: inBand, minus: sql`false` } : { plus: sql`false`, minus: inBand };
   return { target: { ...target, where }, from: { kept }, band: band2 };
 }
 
 /**
- * The band counts of this server's lists: reads them for a range's total and takes them again
- * when a read found them missing or behind. Counted with the primary's connection (`db`),
- * whichever server the read went to.
+ * A range's total from the list's band counts, or undefined where they cannot answer (not one
+ * range on a banded slot, no counts yet, a field change since, too many writes since): the
+ * caller counts then, and `recounts` takes the counts again meanwhile (keptCounts.ts).
  */
-export class BandCounts {
-  /** lists and slots being counted now: one count at a time each */
-  private readonly counting = new Set<string>();
-  /**
-   * lists and slots whose counts a read found unusable (missing, too far behind, a field
-   * changed): reads count directly until the count under way ends, rather than each paying
-   * for an advance over up to MAX_CHANGES_TO_ADVANCE changes only to be refused
-   */
-  private readonly behind = new Set<string>();
-
-  private readonly options: BandCountOptions;
-
-  constructor(
-    private readonly db: Database,
-    options: Partial<BandCountOptions> = {},
-  ) {
-    this.options = {
-      minRecords: options.minRecords ?? BAND_MIN_RECORDS,
-      recountAfter: options.recountAfter ?? RECOUNT_AFTER,
-      minShare: options.minShare ?? BAND_MIN_SHARE,
-    };
-  }
-
-  /**
-   * A range's total from the list's band counts, or undefined where they cannot answer or
-   * should not (not one range on a banded slot, a small list, a shape whose last total was
-   * small, no counts yet, a field change since, too many writes since): the caller counts
-   * then, and the counts are taken again meanwhile.
-   */
-  async total(
-    target: TotalTarget,
-    query: ItemQuery,
-    records: number,
-    last: ShapeTotal | undefined,
-  ): Promise<AdvancedTotal | undefined> {
-    const { minRecords, minShare, recountAfter } = this.options;
-    if (records < minRecords || (last && last.total < last.records * minShare)) return undefined;
-    const hiding = target.hiding ?? 'none';
-    const range = bandedRange(query, hiding);
-    if (!range) return undefined;
-    const key = `${query.listId}:${range.slot}`;
-    if (this.behind.has(key)) {
-      this.recount(key, query, range);
-      return undefined;
-    }
-    const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');
-    const advanced = await advanceTotal(whole, from, band);
-    if (!advanced) this.behind.add(key);
-    if (!advanced || advanced.events > recountAfter) this.recount(key, query, range);
-    return advanced;
-  }
-
-  /**
-   * Brings the list's band counts forward over the writes since, or where that cannot be
-   * done counts its slot again; in the background. Once it ends, reads try the counts again
-   * (after a failure too: the next refusal starts another).
-   */
-  private recount(key: string, query: ItemQuery, range: BandedRange) {
-    if (this.counting.has(key)) return;
-    this.counting.add(key);
-    const { ownerId, listId } = query;
-    advanceBands(this.db, ownerId, listId, range)
-      .then(async (advanced) => {
-        if (!advanced) await countBands(this.db, ownerId, listId, range);
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        this.counting.delete(key);
-        this.behind.delete(key);
-      });
-  }
+export function bandTotal(
+  db: Database,
+  recounts: Recounts,
+  target: TotalTarget,
+  query: ItemQuery,
+): Promise<AdvancedTotal | undefined> | undefined {
+  const hiding = target.hiding ?? 'none';
+  const range = bandedRange(query, hiding);
+  if (!range) return undefined;
+  const { ownerId, listId } = query;
+  const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');
+  return recounts.read(`${listId}:${range.slot}`, () => advanceTotal(whole, from, band), {
+    advance: () => advanceBands(db, ownerId, listId, range),
+    count: () => countBands(db, ownerId, listId, range),
+  });
 }
 
 /** One statement: the slot's records per band, with its snapshot and the list's version. */
@@ -244,12 +162,7 @@ async function advanceBands(
         list as (
           select version, layout from ${listSchemas}
           where owner_id = ${ownerId} and id = ${listId} and deleted_at is null),
-        usable as (
-          select 1 from kept, list
-          where list.layout = kept.layout and list.version >= kept.version
-            and (select count(*) from ev) <= ${MAX_CHANGES_TO_ADVANCE}
-            and not exists (select 1 from firsts where type <> ${CREATED} and previous is null)
-            and (select purged_txid < pg_snapshot_xmin(${since}) from change_feed_state)),
+        usable as (select 1 from kept, list where ${advanceable(since, 'kept', 'list')}),
         moves as (
           select u.band, u.upto - coalesce(lag(u.upto) over (order by u.i), 0) as n
           from kept, unnest(kept.bands, kept.cumulative) with ordinality as u(band, upto, i)

@@ -140,7 +140,7 @@ async function countFirstTime(
   pageAt: PageAt | undefined,
 ): Promise<CountedPage> {
   const counted =
-    (await bandTotal(ctx, list, query, target)) ??
+    (await keptTotal(ctx, list, query, target)) ??
     (await neighbourTotal(ctx.readCache, query, target)) ??
     (await countMaybeWithPage(ctx, query, target, pageAt));
   return rememberShape(ctx, query, counted);
@@ -207,7 +207,7 @@ async function filteredTotal(
   const latest = cache.latestTotal(selection);
   const now: CountedTotal | AdvancedTotal =
     (latest && latest.version >= 0 ? await advanceTotal(target, latest) : undefined) ??
-    (await bandTotal(ctx, list, query, target)) ??
+    (await keptTotal(ctx, list, query, target)) ??
     (await neighbourTotal(cache, query, target)) ??
     (await countTotal(target));
   cache.rememberLatest(query, selection, rememberShape(ctx, query, now));
@@ -215,18 +215,19 @@ async function filteredTotal(
 }
 
 /**
- * A range total from the list's band counts (bandCounts.ts), where they answer it: not on
- * Citus, which keeps none, nor where the shape's last total was small (counted then).
+ * A range's total from the list's band counts (bandCounts.ts), or a text equality's from its
+ * value counts (valueCounts.ts), where they answer it: not on Citus, which keeps none, nor
+ * where the shape's last total was small (counted then).
  */
-async function bandTotal(
+async function keptTotal(
   ctx: ItemContext,
   list: Pick<ListSchemaRow, 'itemCount'>,
   query: ItemQuery,
   target: ReadTarget,
 ): Promise<AdvancedTotal | undefined> {
-  if (!target.banded) return undefined;
+  if (!target.keptCounts) return undefined;
   const last = ctx.shapeTotals.get(shapeKey(query));
-  return ctx.bandCounts.total(target, query, list.itemCount, last);
+  return ctx.keptCounts.total(target, query, list.itemCount, last);
 }
 
 /**
@@ -254,8 +255,8 @@ async function neighbourTotal(
 /** Where a read counts, and how its statements are sent (readTarget). */
 interface ReadTarget extends TotalTarget {
   hiding: Hiding;
-  /** whether the list's band counts may answer a range (bandCounts.ts) */
-  banded: boolean;
+  /** whether the list's band and value counts may answer (bandCounts.ts, valueCounts.ts) */
+  keptCounts: boolean;
 }
 
 /**
@@ -278,7 +279,7 @@ async function readTarget(
   const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
   const where = compileWhere(query, hiding);
   // a Citus database keeps no band counts (docs/scaling.md)
-  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding, banded: !citus };
+  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding, keptCounts: !citus };
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

@@ -105,17 +105,29 @@ export function countedTotal(row: TotalRow | undefined): CountedTotal {
   };
 }
 
+/**
+ * Whether the writes since `since` can be brought to a total taken at row `kept`'s version and
+ * layout, the list being row `list` (each an alias with those two columns), in SQL over
+ * unseenChanges' tables: no field change since, no list version older than the total's, at most
+ * MAX_CHANGES_TO_ADVANCE changes, each record's first unseen change keeping its previous row,
+ * and the feed not purged past the snapshot (advanceTotal tells why). Null reads as no.
+ */
+export function advanceable(since: SQL, kept: string, list: string): SQL {
+  const [k, l] = [sql.raw(kept), sql.raw(list)];
+  return sql`(${l}.layout = ${k}.layout and ${l}.version >= ${k}.version
+    and (select count(*) from ev) <= ${MAX_CHANGES_TO_ADVANCE}
+    and not exists (select 1 from firsts where type <> ${CREATED} and previous is null)
+    and (select purged_txid < pg_snapshot_xmin(${since}) from change_feed_state))`;
+}
+
 interface AdvanceRow {
   base_total: string | number;
-  base_version: string | number;
-  base_layout: number;
   version: string | number;
   layout: number;
   item_count: string | number;
   snapshot: string;
   events: string | number;
-  unknown: string | number;
-  purged: boolean | null;
+  usable: boolean | null;
   matching_now: string | number;
   matching_before: string | number;
   band: string | number;
@@ -177,11 +189,9 @@ export async function advanceTotal(
     db,
     sql`with base as (${base}),
         ${unseenChanges(ownerId, listId, since)}
-        select b.total as base_total, b.version as base_version, b.layout as base_layout,
-          l.version, l.layout, l.item_count, pg_current_snapshot()::text as snapshot,
-          (select count(*) from ev) as events,
-          (select count(*) from firsts where type <> ${CREATED} and previous is null) as unknown,
-          (select purged_txid >= pg_snapshot_xmin(${since}) from change_feed_state) as purged,
+        select b.total as base_total, l.version, l.layout, l.item_count,
+          pg_current_snapshot()::text as snapshot, (select count(*) from ev) as events,
+          ${advanceable(since, 'b', 'l')} as usable,
           (select count(*) from ${listItems}
             where ${where} and id in (select item_id from firsts)) as matching_now,
           (select count(*) from firsts f,
@@ -196,15 +206,7 @@ export async function advanceTotal(
         from base b, ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
-  if (
-    !row ||
-    row.purged !== false ||
-    Number(row.version) < Number(row.base_version) ||
-    row.layout !== row.base_layout ||
-    Number(row.events) > MAX_CHANGES_TO_ADVANCE ||
-    Number(row.unknown) > 0
-  )
-    return undefined;
+  if (!row || row.usable !== true) return undefined;
   const advanced = {
     total: Number(row.base_total) + Number(row.matching_now) - Number(row.matching_before),
     version: Number(row.version),

@@ -1,4 +1,10 @@
-import { compileWhere, type Hiding } from '../filters/compile.js';
+import {
+  COMPLEMENT,
+  compileWhere,
+  isRangeOperator,
+  type Hiding,
+  type RangeOperator,
+} from '../filters/compile.js';
 import type { Condition, ItemQuery } from '../filters/query.js';
 import type { SnapshotTotal } from './listTotals.js';
 
@@ -17,8 +23,6 @@ import type { SnapshotTotal } from './listTotals.js';
  * what counting X alone would read — never more.
  */
 
-const COMPLEMENT = { '<': '>=', '<=': '>', '>': '<=', '>=': '<' } as const;
-type RangeOp = keyof typeof COMPLEMENT;
 const UPPER_BOUNDS: ReadonlySet<string> = new Set(['<', '<=']);
 
 /** Past this many bounds a family forgets its oldest. */
@@ -44,8 +48,8 @@ function position(c: Condition): number | undefined {
   return Number.isFinite(at) ? at : undefined;
 }
 
-function isRange(c: Condition): c is Condition & { op: RangeOp } {
-  return c.op in COMPLEMENT && c.field.slot !== undefined && position(c) !== undefined;
+function isRange(c: Condition): c is Condition & { op: RangeOperator } {
+  return isRangeOperator(c.op) && c.field.slot !== undefined && position(c) !== undefined;
 }
 
 /** The query with condition `index` bounded by `operand` instead. */
@@ -56,7 +60,7 @@ function withBound(query: ItemQuery, index: number, operand: string): ItemQuery 
 
 /** The query and the complement of its condition `index` bounded by `operand`. */
 function beyond(query: ItemQuery, index: number, operand: string): ItemQuery {
-  const c = query.conditions[index] as Condition & { op: RangeOp };
+  const c = query.conditions[index] as Condition & { op: RangeOperator };
   return {
     ...query,
     conditions: [...query.conditions, { ...c, op: COMPLEMENT[c.op], operand }],

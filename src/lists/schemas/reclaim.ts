@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { queryRows } from '../../infra/db/client.js';
 import { listScope } from '../items/listScope.js';
+import { listBandCounts } from '../../infra/db/schema/listBandCounts.js';
+import { listValueCounts } from '../../infra/db/schema/listValueCounts.js';
 
 /** Records removed per DELETE: short statements, so reclaiming never holds long locks. */
 export const RECLAIM_BATCH_SIZE = 5000;
@@ -111,8 +113,9 @@ async function removeEmptyList(db: Database, ownerId: number, schemaId: string):
             select 1 from list_items where ${listScope(ownerId, schemaId)})
         returning id`,
   );
-  // its band counts (bandCounts.ts): no read finds the list any more
+  // its band and value counts (bandCounts.ts, valueCounts.ts): no read finds the list any more
   if (removed.length > 0)
-    await queryRows(db, sql`delete from list_band_counts where ${listScope(ownerId, schemaId)}`);
+    for (const table of [listBandCounts, listValueCounts])
+      await queryRows(db, sql`delete from ${table} where ${listScope(ownerId, schemaId)}`);
   return removed.length;
 }

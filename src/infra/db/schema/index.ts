@@ -5,6 +5,7 @@ export * from './listSchemas.js';
 export * from './listItems.js';
 export * from './listFieldErasures.js';
 export * from './listBandCounts.js';
+export * from './listValueCounts.js';
 export * from './contacts.js';
 export * from './idempotencyKeys.js';
 export * from './changes.js';

@@ -1,13 +1,5 @@
-import {
-  bigint,
-  integer,
-  numeric,
-  pgTable,
-  primaryKey,
-  smallint,
-  text,
-  timestamp,
-} from 'drizzle-orm/pg-core';
+import { bigint, numeric, pgTable, primaryKey } from 'drizzle-orm/pg-core';
+import { keptCountKey, keptCountSnapshot } from './keptCountColumns.js';
 
 /**
  * A list's records counted per band of one number or date slot's values, as one snapshot saw
@@ -22,11 +14,7 @@ import {
 export const listBandCounts = pgTable(
   'list_band_counts',
   {
-    /** the list's owner (the tenant key) */
-    ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
-    listKey: bigint('list_key', { mode: 'bigint' }).notNull(),
-    /** 1–3: n1–n3, 4–5: d1–d2 (bandCounts.ts, BANDED_SLOTS) */
-    slot: smallint('slot').notNull(),
+    ...keptCountKey(),
     /** the bands that hold records, ascending */
     bands: numeric('bands').array().notNull(),
     /**
@@ -34,12 +22,7 @@ export const listBandCounts = pgTable(
      * below a bound are one element, found by a binary search of `bands` (`width_bucket`)
      */
     cumulative: bigint('cumulative', { mode: 'number' }).array().notNull(),
-    /** `pg_current_snapshot()` of the count, as text: the writes it did not see are the ones to apply */
-    snapshot: text('snapshot').notNull(),
-    /** the list's version and field layout in that snapshot */
-    version: bigint('version', { mode: 'number' }).notNull(),
-    layout: integer('layout').notNull(),
-    countedAt: timestamp('counted_at', { withTimezone: true }).notNull().defaultNow(),
+    ...keptCountSnapshot(),
   },
   (t) => [primaryKey({ name: 'list_band_counts_pkey', columns: [t.ownerId, t.listKey, t.slot] })],
 );

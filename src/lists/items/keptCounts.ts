@@ -1,0 +1,152 @@
+import type { Database } from '../../infra/db/client.js';
+import type { ItemQuery } from '../filters/query.js';
+import { bandTotal } from './bandCounts.js';
+import type { AdvancedTotal, TotalTarget } from './listTotals.js';
+import type { ShapeTotal } from './shapeTotals.js';
+import { valueTotal } from './valueCounts.js';
+
+/**
+ * Counts a list keeps of one slot's values, taken by a count of the list and brought forward
+ * over the change feed: per value band of a number or date slot, for a range's total
+ * (bandCounts.ts), and per frequent value of a text slot, for an equality's (valueCounts.ts).
+ * Read where a list is large and the condition's shape matched many records last, so that a
+ * first-time total need not count the matches.
+ */
+export class KeptCounts {
+  private readonly options: KeptCountOptions;
+  private readonly bands: Recounts;
+  private readonly values: Recounts;
+
+  constructor(
+    private readonly db: Database,
+    options: Partial<KeptCountOptions> = {},
+  ) {
+    this.options = keptCountOptions(options);
+    this.bands = new Recounts(this.options.recountAfter);
+    this.values = new Recounts(this.options.recountAfter);
+  }
+
+  /**
+   * The query's total from the list's band or value counts, or undefined where they cannot
+   * answer or should not (a small list, a shape whose last total was small): counted then.
+   */
+  async total(
+    target: TotalTarget,
+    query: ItemQuery,
+    records: number,
+    last: ShapeTotal | undefined,
+  ): Promise<AdvancedTotal | undefined> {
+    if (!keptCountsFit(this.options, records, last)) return undefined;
+    return (
+      (await bandTotal(this.db, this.bands, target, query)) ??
+      (await valueTotal(this.db, this.values, target, query))
+    );
+  }
+}
+
+/**
+ * When a list's kept counts (bandCounts.ts, valueCounts.ts) answer a read: the defaults below,
+ * which tests set low.
+ */
+export interface KeptCountOptions {
+  /** the least records of a list (KEPT_MIN_RECORDS) */
+  minRecords: number;
+  /** the writes since the counts past which a read brings them forward (RECOUNT_AFTER) */
+  recountAfter: number;
+  /** the least share of the list the shape's last total matched (KEPT_MIN_SHARE) */
+  minShare: number;
+}
+
+/**
+ * Lists smaller than this count their matches: a count of a few thousand index entries costs
+ * less than a kept count's statement.
+ */
+export const KEPT_MIN_RECORDS = 20_000;
+
+/**
+ * Past this many writes since the counts, they are taken again: each write since costs every
+ * read of them a primary-key probe (advanceTotal), a count of the list's slot one pass.
+ */
+export const RECOUNT_AFTER = 500;
+
+/**
+ * A condition whose shape (its field and operator) last matched less than this share of the
+ * list is counted, not read from the kept counts: below it a count reads few entries, in a
+ * statement whose plan is simpler, and a range's kept counts still count the bound's own band
+ * up to the bound (two significant digits put about 1 % of evenly spread values in a band),
+ * so below half a band a count reads fewer entries (docs/records.md, "Counts per value band").
+ */
+export const KEPT_MIN_SHARE = 0.005;
+
+/** The options with their defaults where unset. */
+function keptCountOptions(options: Partial<KeptCountOptions> = {}): KeptCountOptions {
+  return {
+    minRecords: options.minRecords ?? KEPT_MIN_RECORDS,
+    recountAfter: options.recountAfter ?? RECOUNT_AFTER,
+    minShare: options.minShare ?? KEPT_MIN_SHARE,
+  };
+}
+
+/**
+ * Whether kept counts should answer a read of a list of `records` whose condition's shape last
+ * matched `last` (KEPT_MIN_RECORDS, KEPT_MIN_SHARE).
+ */
+function keptCountsFit(
+  { minRecords, minShare }: KeptCountOptions,
+  records: number,
+  last: ShapeTotal | undefined,
+): boolean {
+  return records >= minRecords && !(last && last.total < last.records * minShare);
+}
+
+/** How a list slot's kept counts are taken again: brought forward, else counted anew. */
+export interface Recount {
+  /** brings the counts forward over the writes since; false where only a count can say */
+  advance: () => Promise<boolean>;
+  count: () => Promise<void>;
+}
+
+/**
+ * The background work behind one kind of kept counts on this server, per list and slot (a
+ * key): a read of the counts, and their recount when the read found them unusable or more
+ * than `recountAfter` writes behind. One recount at a time a key; until it ends, reads that
+ * found the counts unusable count directly rather than each paying for an advance over up to
+ * MAX_CHANGES_TO_ADVANCE changes only to be refused.
+ */
+export class Recounts {
+  private readonly counting = new Set<string>();
+  private readonly behind = new Set<string>();
+
+  constructor(private readonly recountAfter: number) {}
+
+  /** `read`'s answer, or undefined where the counts are behind; recounts where needed. */
+  async read<T extends { events: number }>(
+    key: string,
+    read: () => Promise<T | undefined>,
+    recount: Recount,
+  ): Promise<T | undefined> {
+    if (this.behind.has(key)) {
+      this.start(key, recount);
+      return undefined;
+    }
+    const answer = await read();
+    if (!answer) this.behind.add(key);
+    if (!answer || answer.events > this.recountAfter) this.start(key, recount);
+    return answer;
+  }
+
+  /** Once a recount ends, reads try the counts again (after a failure too: the next refusal starts another). */
+  private start(key: string, { advance, count }: Recount) {
+    if (this.counting.has(key)) return;
+    this.counting.add(key);
+    advance()
+      .then(async (advanced) => {
+        if (!advanced) await count();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.counting.delete(key);
+        this.behind.delete(key);
+      });
+  }
+}

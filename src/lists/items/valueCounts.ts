@@ -1,0 +1,165 @@
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows, type Database } from '../../infra/db/client.js';
+import { listItems } from '../../infra/db/schema/listItems.js';
+import { listSchemas } from '../../infra/db/schema/listSchemas.js';
+import { listValueCounts } from '../../infra/db/schema/listValueCounts.js';
+import { fieldExpression } from '../filters/columns.js';
+import { hasLinks, type ItemQuery } from '../filters/query.js';
+import {
+  advanceable,
+  advanceTotal,
+  CREATED,
+  unseenChanges,
+  type AdvancedTotal,
+  type TotalTarget,
+} from './listTotals.js';
+import { listScope } from './listScope.js';
+import type { Recounts } from './keptCounts.js';
+
+/**
+ * Counts per text value (docs/records.md, "Counts per text value"): the band counts' way
+ * (bandCounts.ts) for an equality on a text slot. A list's records are counted per value of the
+ * slot in one statement, with its snapshot, keeping the values that held at least
+ * VALUE_MIN_SHARE of the list (schema/listValueCounts.ts). An equality's total on one of them
+ * is its count brought forward over the writes since (advanceTotal, on the equality itself):
+ * one row and the writes since read, where counting reads every match. A value not kept (a
+ * rare one when counted) is counted. Taken again in the background like the band counts
+ * (keptCounts.ts); the writes never touch them.
+ */
+
+/** The slots whose values are counted, by their number in list_value_counts.slot. */
+export const COUNTED_SLOTS: Readonly<Record<string, number>> = { t1: 1, t2: 2, t3: 3 };
+
+/**
+ * A value is kept when it held at least this share of the list's records at the count: so a
+ * slot keeps at most a thousand values, and a value matching fewer is counted, cheaply.
+ */
+export const VALUE_MIN_SHARE = 0.001;
+
+/** Values compare byte by byte, as `=` does and whatever the database's collation sorts. */
+const BYTES = sql.raw('collate "C"');
+
+/** The one equality of a query when the value counts can answer it, else undefined. */
+function countedEquality(query: ItemQuery): { slot: number; value: string } | undefined {
+  const [condition, ...more] = query.conditions;
+  if (!condition || more.length > 0 || hasLinks(query)) return undefined;
+  if (condition.op !== '=' || condition.kind !== 'text') return undefined;
+  const slot = condition.field.slot ? COUNTED_SLOTS[condition.field.slot] : undefined;
+  return slot === undefined ? undefined : { slot, value: condition.operand };
+}
+
+/**
+ * An equality's total from the list's value counts, or undefined where they cannot answer (not
+ * one equality on a counted slot, no counts yet, a field change since, too many writes since):
+ * the caller counts then, and `recounts` takes the counts again meanwhile (keptCounts.ts). A
+ * value the counts do not keep (one rare when counted) is counted in the same statement, in
+ * its snapshot: no reason to count the list again.
+ */
+export function valueTotal(
+  db: Database,
+  recounts: Recounts,
+  target: TotalTarget,
+  query: ItemQuery,
+): Promise<AdvancedTotal | undefined> | undefined {
+  const equality = countedEquality(query);
+  if (!equality) return undefined;
+  const { ownerId, listId } = query;
+  const slot = sql.raw(String(equality.slot));
+  const value = sql`${equality.value}::text ${BYTES}`;
+  const scope = listScope(ownerId, listId, target.hiding === 'all');
+  const list = (column: string) =>
+    sql`(select ${sql.raw(column)} from ${listSchemas}
+           where owner_id = ${ownerId} and id = ${listId})`;
+  // `kept` is whether the value is; a CASE evaluates its count only where it is not
+  const kept = sql`select
+        case when kept then c.snapshot::pg_snapshot else pg_current_snapshot() end as since,
+        case when kept then c.version else ${list('version')} end as version,
+        case when kept then c.layout else ${list('layout')} end as layout,
+        case when kept then c.counts[at]
+          else (select count(*) from ${listItems} where ${target.where}) end as total
+      from ${listValueCounts} c,
+        lateral (select width_bucket(${value}, c.vals) as at) found,
+        lateral (select coalesce(c.vals[at] = ${value}, false) as kept) held
+      where ${scope} and slot = ${slot}`;
+  const column = fieldExpression(query.conditions[0]!.field, 'text');
+  return recounts.read(`${listId}:${equality.slot}`, () => advanceTotal(target, { kept }), {
+    advance: () => advanceValues(db, ownerId, listId, equality.slot, column),
+    count: () => countValues(db, ownerId, listId, equality.slot, column),
+  });
+}
+
+/** One statement: the slot's frequent values and their records, with its snapshot and the list's version. */
+async function countValues(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  slot: number,
+  column: SQL,
+) {
+  await queryRows(
+    db,
+    sql`insert into ${listValueCounts} as c
+          (owner_id, list_key, slot, vals, counts, snapshot, version, layout, counted_at)
+        select l.owner_id, hashtextextended(l.id, 0), ${slot}, coalesce(g.vals, '{}'),
+          coalesce(g.counts, '{}'), pg_current_snapshot()::text, l.version, l.layout, now()
+        from ${listSchemas} l cross join lateral (
+          select array_agg(v order by v ${BYTES}) as vals, array_agg(n order by v ${BYTES}) as counts
+          from (select ${column} as v, count(*) as n
+                from ${listItems} where ${listScope(ownerId, listId)} and ${column} is not null
+                group by 1
+                having count(*) >= greatest(1, ceil(l.item_count * ${VALUE_MIN_SHARE}::numeric))) per) g
+        where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null
+        on conflict (owner_id, list_key, slot) do update set vals = excluded.vals,
+          counts = excluded.counts, snapshot = excluded.snapshot, version = excluded.version,
+          layout = excluded.layout, counted_at = excluded.counted_at`,
+  );
+}
+
+/**
+ * The list's value counts brought forward over the writes since their snapshot, in one
+ * statement that takes its own: each record a write touched since leaves the value of the
+ * row the counts saw and takes its value now, the kept values' counts moving with them (a
+ * value not kept stays so). False where only a count can say (advanceable).
+ */
+async function advanceValues(
+  db: Database,
+  ownerId: number,
+  listId: string,
+  slot: number,
+  column: SQL,
+): Promise<boolean> {
+  const scope = listScope(ownerId, listId);
+  const slotNumber = sql.raw(String(slot));
+  const since = sql`(select since from kept)`;
+  const rows = await queryRows(
+    db,
+    sql`with kept as (
+          select vals, counts, snapshot::pg_snapshot as since, version, layout
+          from ${listValueCounts} where ${scope} and slot = ${slotNumber}),
+        ${unseenChanges(ownerId, listId, since)},
+        list as (
+          select version, layout from ${listSchemas}
+          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null),
+        usable as (select 1 from kept, list where ${advanceable(since, 'kept', 'list')}),
+        moves as (
+          select u.v, u.n from kept, unnest(kept.vals, kept.counts) as u(v, n)
+          union all
+          select ${column}, 1 from ${listItems}
+          where ${scope} and id in (select item_id from firsts)
+          union all
+          select ${column}, -1 from firsts f,
+            jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
+          where f.type <> ${CREATED} and ${scope}),
+        per as (
+          select v, sum(n) as n from moves
+          where exists (select 1 from kept where v = any(kept.vals)) group by v)
+        update ${listValueCounts} set
+          vals = coalesce((select array_agg(v order by v ${BYTES}) from per), '{}'),
+          counts = coalesce((select array_agg(n order by v ${BYTES}) from per), '{}'),
+          snapshot = pg_current_snapshot()::text, version = (select version from list),
+          layout = (select layout from list), counted_at = now()
+        where ${scope} and slot = ${slotNumber} and exists (select 1 from usable)
+        returning 1`,
+  );
+  return rows.length > 0;
+}
