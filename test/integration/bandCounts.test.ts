@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { addOneToEveryCount as addOne, writeWhileRecounting } from '../helpers/keptCounts.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
 
@@ -139,12 +140,12 @@ async function waitForNewCounts(listId: string, slot: number, snapshot: string) 
 }
 
 /** One more record in the lowest counted band of prices: a total read from the counts counts it. */
-async function addOneToEveryCount(listId: string) {
-  await t.db.execute(sql`update list_band_counts
-    set cumulative = array(select c + 1 from unnest(cumulative) c)
-    where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
-      and slot = ${SLOTS.price}`);
-}
+const addOneToEveryCount = (listId: string) =>
+  addOne(t.db, owner, listId, {
+    table: 'list_band_counts',
+    column: 'cumulative',
+    slot: SLOTS.price,
+  });
 
 let reads = 0;
 
@@ -272,22 +273,10 @@ describe('counts per value band', () => {
     await countBands(list.id);
     const before = await kept(list.id, SLOTS.price);
     const ids = (await records(list.id)).map((r) => r.id);
-    const writes = Array.from({ length: 60 }, (_, i) => {
-      if (i % 3 === 0) return api('addListItem', { schema_id: list.id, data: values(i + 3000) });
-      if (i % 3 === 1)
-        return api('updateListItem', {
-          schema_id: list.id,
-          item_id: ids[i],
-          data: values(i + 4000),
-        });
-      return api('deleteListItem', { schema_id: list.id, item_id: ids[i] });
+    await writeWhileRecounting(t, owner, list.id, ids, values, {
+      table: 'list_band_counts',
+      run: () => countBands(list.id, { [SLOTS.price]: before!.snapshot }),
     });
-    // counted again mid-way: its snapshot decides which writes it holds
-    await t.db.execute(sql`delete from list_band_counts
-      where owner_id = ${owner.accountId} and list_key = hashtextextended(${list.id}::text, 0)`);
-    const recount = countBands(list.id, { [SLOTS.price]: before!.snapshot });
-    const answers = await Promise.all([...writes, recount]);
-    expect(answers.slice(0, 60).every((r) => r && r.status < 300)).toBe(true);
     await expectExactTotals(list.id);
   });
 

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../../infra/db/client.js';
+import type { Database } from '../../infra/db/client.js';
 import { listBandCounts } from '../../infra/db/schema/listBandCounts.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
-import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import {
   COMPLEMENT,
   rangeComparison,
@@ -10,14 +9,8 @@ import {
   type RangeComparison,
 } from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
-import {
-  advanceable,
-  advanceTotal,
-  CREATED,
-  unseenChanges,
-  type AdvancedTotal,
-  type TotalTarget,
-} from './listTotals.js';
+import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
+import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
 import type { Recounts } from './keptCounts.js';
 
@@ -57,6 +50,9 @@ function bandedRange(query: ItemQuery, hiding: Hiding): BandedRange | undefined 
   if (slot === undefined || !range) return undefined;
   return { ...range, slot, dated: condition.kind === 'date' || condition.kind === 'datetime' };
 }
+
+/** list_band_counts' arrays: the bands, and the running totals of their records */
+const BAND_ARRAYS = ['bands', 'cumulative'] as const;
 
 /** A value's band, as list_band_counts names it (migration 0019). */
 function bandOf(dated: boolean, value: SQL): SQL {
@@ -111,77 +107,44 @@ export function bandTotal(
   });
 }
 
-/** One statement: the slot's records per band, with its snapshot and the list's version. */
-async function countBands(db: Database, ownerId: number, listId: string, range: BandedRange) {
+/** Counts the slot's records per band (countKeptCounts). */
+function countBands(db: Database, ownerId: number, listId: string, range: BandedRange) {
   const column = range.column;
-  await queryRows(
-    db,
-    sql`insert into ${listBandCounts} as c
-          (owner_id, list_key, slot, bands, cumulative, snapshot, version, layout, counted_at)
-        select l.owner_id, hashtextextended(l.id, 0), ${range.slot}, coalesce(g.bands, '{}'),
-          coalesce(g.cumulative, '{}'), pg_current_snapshot()::text, l.version, l.layout, now()
-        from ${listSchemas} l cross join lateral (
-          select array_agg(band order by band) as bands,
-            array_agg(upto order by band) as cumulative
-          from (select band, sum(n) over (order by band) as upto
-                from (select ${bandOf(range.dated, column)} as band, count(*) as n
-                      from ${listItems} where ${listScope(ownerId, listId)} and ${column} is not null
-                      group by 1) per) x) g
-        where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null
-        on conflict (owner_id, list_key, slot) do update set bands = excluded.bands,
-          cumulative = excluded.cumulative, snapshot = excluded.snapshot, version = excluded.version,
-          layout = excluded.layout, counted_at = excluded.counted_at`,
-  );
+  return countKeptCounts(db, {
+    table: listBandCounts,
+    ownerId,
+    listId,
+    slot: range.slot,
+    arrays: BAND_ARRAYS,
+    counted: sql`select array_agg(band order by band) as first,
+        array_agg(upto order by band) as second
+      from (select band, sum(n) over (order by band) as upto
+            from (select ${bandOf(range.dated, column)} as band, count(*) as n
+                  from ${listItems} where ${listScope(ownerId, listId)} and ${column} is not null
+                  group by 1) per) x`,
+  });
 }
 
-/**
- * The list's band counts brought forward over the writes since their snapshot, in one
- * statement that takes its own: each record a write touched since leaves the band of the row
- * the counts saw (its first unseen change's `previous`; none if that change created it) and
- * joins the band of its row now (none if deleted) — advanceTotal's rule, per band. Its cost is
- * the bands and the writes since, where a count reads the whole slot. False where only a count
- * can say: no counts, a field change since, a change without its previous row, a purged feed,
- * more than MAX_CHANGES_TO_ADVANCE writes.
- */
-async function advanceBands(
+/** The list's band counts brought forward over the writes since (advanceKeptCounts). */
+function advanceBands(
   db: Database,
   ownerId: number,
   listId: string,
   range: BandedRange,
 ): Promise<boolean> {
-  const scope = listScope(ownerId, listId);
-  const slot = sql.raw(String(range.slot));
-  const column = range.column;
-  const since = sql`(select since from kept)`;
-  const rows = await queryRows(
-    db,
-    sql`with kept as (
-          select bands, cumulative, snapshot::pg_snapshot as since, version, layout
-          from ${listBandCounts} where ${scope} and slot = ${slot}),
-        ${unseenChanges(ownerId, listId, since)},
-        list as (
-          select version, layout from ${listSchemas}
-          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null),
-        usable as (select 1 from kept, list where ${advanceable(since, 'kept', 'list')}),
-        moves as (
-          select u.band, u.upto - coalesce(lag(u.upto) over (order by u.i), 0) as n
-          from kept, unnest(kept.bands, kept.cumulative) with ordinality as u(band, upto, i)
-          union all
-          select ${bandOf(range.dated, column)}, 1 from ${listItems}
-          where ${scope} and ${column} is not null and id in (select item_id from firsts)
-          union all
-          select ${bandOf(range.dated, column)}, -1 from firsts f,
-            jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
-          where f.type <> ${CREATED} and ${scope} and ${column} is not null),
-        per as (select band, sum(n) as n from moves group by band having sum(n) <> 0),
-        upto as (select band, sum(n) over (order by band) as upto from per)
-        update ${listBandCounts} set
-          bands = coalesce((select array_agg(band order by band) from upto), '{}'),
-          cumulative = coalesce((select array_agg(upto order by band) from upto), '{}'),
-          snapshot = pg_current_snapshot()::text, version = (select version from list),
-          layout = (select layout from list), counted_at = now()
-        where ${scope} and slot = ${slot} and exists (select 1 from usable)
-        returning 1`,
-  );
-  return rows.length > 0;
+  return advanceKeptCounts(db, {
+    table: listBandCounts,
+    ownerId,
+    listId,
+    slot: range.slot,
+    arrays: BAND_ARRAYS,
+    // the records of each band, from the running totals
+    counted: sql`select u.band, u.upto - coalesce(lag(u.upto) over (order by u.i), 0)
+      from kept, unnest(kept.bands, kept.cumulative) with ordinality as u(band, upto, i)`,
+    keyOf: bandOf(range.dated, range.column),
+    keeps: sql`n <> 0`,
+    write: sql`bands = coalesce((select array_agg(key order by key) from kept_per), '{}'),
+      cumulative = coalesce((select array_agg(upto order by key)
+        from (select key, sum(n) over (order by key) as upto from kept_per) x), '{}')`,
+  });
 }

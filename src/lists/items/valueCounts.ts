@@ -1,18 +1,12 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { queryRows, type Database } from '../../infra/db/client.js';
+import type { Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import { listValueCounts } from '../../infra/db/schema/listValueCounts.js';
 import { fieldExpression } from '../filters/columns.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
-import {
-  advanceable,
-  advanceTotal,
-  CREATED,
-  unseenChanges,
-  type AdvancedTotal,
-  type TotalTarget,
-} from './listTotals.js';
+import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
+import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
 import type { Recounts } from './keptCounts.js';
 
@@ -35,6 +29,9 @@ export const COUNTED_SLOTS: Readonly<Record<string, number>> = { t1: 1, t2: 2, t
  * slot keeps at most a thousand values, and a value matching fewer is counted, cheaply.
  */
 export const VALUE_MIN_SHARE = 0.001;
+
+/** list_value_counts' arrays: the values kept, and their records */
+const VALUE_ARRAYS = ['vals', 'counts'] as const;
 
 /** Values compare byte by byte, as `=` does and whatever the database's collation sorts. */
 const BYTES = sql.raw('collate "C"');
@@ -88,78 +85,44 @@ export function valueTotal(
   });
 }
 
-/** One statement: the slot's frequent values and their records, with its snapshot and the list's version. */
-async function countValues(
-  db: Database,
-  ownerId: number,
-  listId: string,
-  slot: number,
-  column: SQL,
-) {
-  await queryRows(
-    db,
-    sql`insert into ${listValueCounts} as c
-          (owner_id, list_key, slot, vals, counts, snapshot, version, layout, counted_at)
-        select l.owner_id, hashtextextended(l.id, 0), ${slot}, coalesce(g.vals, '{}'),
-          coalesce(g.counts, '{}'), pg_current_snapshot()::text, l.version, l.layout, now()
-        from ${listSchemas} l cross join lateral (
-          select array_agg(v order by v ${BYTES}) as vals, array_agg(n order by v ${BYTES}) as counts
-          from (select ${column} as v, count(*) as n
-                from ${listItems} where ${listScope(ownerId, listId)} and ${column} is not null
-                group by 1
-                having count(*) >= greatest(1, ceil(l.item_count * ${VALUE_MIN_SHARE}::numeric))) per) g
-        where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null
-        on conflict (owner_id, list_key, slot) do update set vals = excluded.vals,
-          counts = excluded.counts, snapshot = excluded.snapshot, version = excluded.version,
-          layout = excluded.layout, counted_at = excluded.counted_at`,
-  );
+/** Counts the slot's records per value, keeping the frequent values (countKeptCounts). */
+function countValues(db: Database, ownerId: number, listId: string, slot: number, column: SQL) {
+  return countKeptCounts(db, {
+    table: listValueCounts,
+    ownerId,
+    listId,
+    slot,
+    arrays: VALUE_ARRAYS,
+    counted: sql`select array_agg(v order by v ${BYTES}) as first,
+        array_agg(n order by v ${BYTES}) as second
+      from (select ${column} as v, count(*) as n
+            from ${listItems} where ${listScope(ownerId, listId)} and ${column} is not null
+            group by 1
+            having count(*) >= greatest(1, ceil(l.item_count * ${VALUE_MIN_SHARE}::numeric))) per`,
+  });
 }
 
 /**
- * The list's value counts brought forward over the writes since their snapshot, in one
- * statement that takes its own: each record a write touched since leaves the value of the
- * row the counts saw and takes its value now, the kept values' counts moving with them (a
- * value not kept stays so). False where only a count can say (advanceable).
+ * The list's value counts brought forward over the writes since (advanceKeptCounts): the kept
+ * values' counts only, so a value not kept stays so.
  */
-async function advanceValues(
+function advanceValues(
   db: Database,
   ownerId: number,
   listId: string,
   slot: number,
   column: SQL,
 ): Promise<boolean> {
-  const scope = listScope(ownerId, listId);
-  const slotNumber = sql.raw(String(slot));
-  const since = sql`(select since from kept)`;
-  const rows = await queryRows(
-    db,
-    sql`with kept as (
-          select vals, counts, snapshot::pg_snapshot as since, version, layout
-          from ${listValueCounts} where ${scope} and slot = ${slotNumber}),
-        ${unseenChanges(ownerId, listId, since)},
-        list as (
-          select version, layout from ${listSchemas}
-          where owner_id = ${ownerId} and id = ${listId} and deleted_at is null),
-        usable as (select 1 from kept, list where ${advanceable(since, 'kept', 'list')}),
-        moves as (
-          select u.v, u.n from kept, unnest(kept.vals, kept.counts) as u(v, n)
-          union all
-          select ${column}, 1 from ${listItems}
-          where ${scope} and id in (select item_id from firsts)
-          union all
-          select ${column}, -1 from firsts f,
-            jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
-          where f.type <> ${CREATED} and ${scope}),
-        per as (
-          select v, sum(n) as n from moves
-          where exists (select 1 from kept where v = any(kept.vals)) group by v)
-        update ${listValueCounts} set
-          vals = coalesce((select array_agg(v order by v ${BYTES}) from per), '{}'),
-          counts = coalesce((select array_agg(n order by v ${BYTES}) from per), '{}'),
-          snapshot = pg_current_snapshot()::text, version = (select version from list),
-          layout = (select layout from list), counted_at = now()
-        where ${scope} and slot = ${slotNumber} and exists (select 1 from usable)
-        returning 1`,
-  );
-  return rows.length > 0;
+  return advanceKeptCounts(db, {
+    table: listValueCounts,
+    ownerId,
+    listId,
+    slot,
+    arrays: VALUE_ARRAYS,
+    counted: sql`select u.v, u.n from kept, unnest(kept.vals, kept.counts) as u(v, n)`,
+    keyOf: column,
+    keeps: sql`key = any((select vals from kept)::text[])`,
+    write: sql`vals = coalesce((select array_agg(key order by key ${BYTES}) from kept_per), '{}'),
+      counts = coalesce((select array_agg(n order by key ${BYTES}) from kept_per), '{}')`,
+  });
 }
