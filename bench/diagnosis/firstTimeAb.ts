@@ -1,6 +1,6 @@
 /**
  * A/B of two server commands on first-time reads: one shape of the sweep (bench/lib/sweepShapes.ts)
- * on its 1M list, each request with a bound never sent before (the share scaled by 0.5–1.5), so
+ * on its 1M list (or `--size`'s), each request with a bound never sent before (the share scaled by 0.5–1.5), so
  * every read counts or reads the band counts, never a remembered total. Paired rounds as
  * `ab.ts` runs them (docs/benchmarks.md, "How it works").
  *
@@ -26,6 +26,7 @@ const args = benchArgs({
     b: "CMD  side B (default 'dist/main.js')",
     rounds: 'N  paired rounds (default 5)',
     seconds: 'N  seconds per side and round (default 3)',
+    size: 'N  the list of that many records (default the largest)',
   },
 });
 const [shapeName, shareText] = args.positionals;
@@ -35,9 +36,13 @@ if (!shape || !(share > 0 && share <= 1)) throw new Error(`usage: ${args.positio
 const { apiKey, env } = await benchServerEnv('sweep');
 const db = new pg.Client(env.DATABASE_URL);
 await db.connect();
+const size = args.text('size');
 const { rows } = await db.query<{ id: string }>(
-  'select id from list_schemas where deleted_at is null order by item_count desc limit 1',
+  `select id from list_schemas where deleted_at is null ${size ? 'and item_count = $1' : ''}
+   order by item_count desc limit 1`,
+  size ? [Number(size)] : [],
 );
+if (!rows[0]) throw new Error(`no list of ${size} records in the sweep's database`);
 await db.end();
 const listId = rows[0]!.id;
 const servers = await startServers(

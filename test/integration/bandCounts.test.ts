@@ -16,12 +16,12 @@ import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
  * counts here, whatever their shape's last total (ANY), but where that is the case tested.
  */
 /** band counts for a list of any size, and for a range whatever its shape's last total */
-const ANY = { minRecords: 0, minShare: 0 };
+const ANY = { minRecords: 0, minMatches: 0, minShare: 0 };
 
 let t: TestApp;
 /** a second server on the same database that brings the counts forward after any write */
 let eager: TestApp;
-/** a third that reads the counts only where the range's shape last matched enough records */
+/** a third that reads the counts only where the range's shape last matched a share of the list (the default) */
 let gated: TestApp;
 let owner: Tenant;
 
@@ -36,7 +36,7 @@ beforeAll(async () => {
   gated = await startTestApp({
     database: t.database,
     env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-    keptCounts: { minRecords: 0 },
+    keptCounts: { minRecords: 0, minMatches: 0 },
   });
 });
 afterAll(async () => {
