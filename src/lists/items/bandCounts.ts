@@ -12,7 +12,7 @@ import { hasLinks, type ItemQuery } from '../filters/query.js';
 import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
 import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
-import type { Recounts } from './keptCounts.js';
+import type { Recounts } from './recounts.js';
 
 /**
  * Counts per value band (docs/records.md, "Counts per value band"). A list's records are
@@ -29,7 +29,7 @@ import type { Recounts } from './keptCounts.js';
  * So a first-time range reads the list's one row of band counts, the writes since it and one
  * band of the slot's index, where counting reads every match: about 90 bands a decade of
  * numbers, a day of dates. The counts are taken again, in the background, when a read found
- * none or found them too far behind (keptCounts.ts); the writes never touch them.
+ * none or found them too far behind (recounts.ts); the writes never touch them.
  */
 
 /** The slots whose values are counted per band, by their number in list_band_counts.slot. */
@@ -88,7 +88,7 @@ function bandedAdvance(range: BandedRange, target: TotalTarget, hidden: boolean)
 /**
  * A range's total from the list's band counts, or undefined where they cannot answer (not one
  * range on a banded slot, no counts yet, a field change since, too many writes since): the
- * caller counts then, and `recounts` takes the counts again meanwhile (keptCounts.ts).
+ * caller counts then, and `recounts` takes the counts again meanwhile (recounts.ts).
  */
 export function bandTotal(
   db: Database,

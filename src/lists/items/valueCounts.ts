@@ -8,7 +8,7 @@ import { hasLinks, type ItemQuery } from '../filters/query.js';
 import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
 import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
-import type { Recounts } from './keptCounts.js';
+import type { Recounts } from './recounts.js';
 
 /**
  * Counts per text value (docs/records.md, "Counts per text value"): the band counts' way
@@ -18,7 +18,7 @@ import type { Recounts } from './keptCounts.js';
  * is its count brought forward over the writes since (advanceTotal, on the equality itself):
  * one row and the writes since read, where counting reads every match. A value not kept (a
  * rare one when counted) is counted. Taken again in the background like the band counts
- * (keptCounts.ts); the writes never touch them.
+ * (recounts.ts); the writes never touch them.
  */
 
 /** The slots whose values are counted, by their number in list_value_counts.slot. */
@@ -48,7 +48,7 @@ function countedEquality(query: ItemQuery): { slot: number; value: string } | un
 /**
  * An equality's total from the list's value counts, or undefined where they cannot answer (not
  * one equality on a counted slot, no counts yet, a field change since, too many writes since):
- * the caller counts then, and `recounts` takes the counts again meanwhile (keptCounts.ts). A
+ * the caller counts then, and `recounts` takes the counts again meanwhile (recounts.ts). A
  * value the counts do not keep (one rare when counted) is counted in the same statement, in
  * its snapshot: no reason to count the list again.
  */
