@@ -127,7 +127,7 @@ export async function rememberedListRead(
 }
 
 /**
- * A first-time total: from the list's band counts or a neighbour's total where they answer,
+ * A first-time total: from the list's kept counts (band or value) or a neighbour's total where they answer,
  * else counted, with its page in the same statement where one scan serves both and the last
  * total of the shape says the matches are few enough to read the page by filtering first
  * (countedPage.ts). It becomes the shape's last total.
@@ -278,7 +278,7 @@ async function readTarget(
   const named = pinned && !citus;
   const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
   const where = compileWhere(query, hiding);
-  // a Citus database keeps no band counts (docs/scaling.md)
+  // a Citus database keeps no band or value counts (docs/scaling.md)
   return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding, keptCounts: !citus };
 }
 
