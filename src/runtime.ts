@@ -81,6 +81,7 @@ export function createRuntime(
     lists: createListsContext(database.db, cipher, clock, config.listCacheRows, {
       neighbourMinTotal: options.neighbourMinTotal,
       keptCounts: options.keptCounts,
+      log,
     }),
     contactPagingHints: redis ? new RedisPagingHints(redis, redisPrefix) : new MemoryPagingHints(),
     contactWrites: new ContactWriteQueue(),

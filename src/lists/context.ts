@@ -1,4 +1,5 @@
 import type { SQL } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { Caller } from '../admission/caller.js';
 import type { OrderedObject } from '../shared/orderedJson.js';
 import type { Database } from '../infra/db/client.js';
@@ -45,8 +46,13 @@ export function createListsContext(
   cacheRows = 0,
   {
     keptCounts,
+    log,
     ...cacheOptions
-  }: ListReadCacheOptions & { keptCounts?: Partial<KeptCountOptions> } = {},
+  }: ListReadCacheOptions & {
+    keptCounts?: Partial<KeptCountOptions>;
+    /** where background work the reads start tells of its failures */
+    log?: Pick<Logger, 'warn'>;
+  } = {},
 ): ListsContext {
   return {
     db,
@@ -56,7 +62,7 @@ export function createListsContext(
     recentLists: new RecentLists(),
     shapeTotals: new ShapeTotals(),
     readCache: new ListReadCache(cacheRows, cacheOptions),
-    keptCounts: new KeptCounts(db, keptCounts),
+    keptCounts: new KeptCounts(db, keptCounts, log),
     layouts: new LayoutCache(),
   };
 }

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
 import { expect } from 'vitest';
-import type { Database } from '../../src/infra/db/client.js';
+import { queryRows, type Database } from '../../src/infra/db/client.js';
+import type { KeptCountOptions } from '../../src/lists/items/keptCounts.js';
 import { call } from './call.js';
-import type { Tenant } from './factories.js';
-import type { TestApp } from './testApp.js';
+import { makeTenant, type Tenant } from './factories.js';
+import { startTestApp, type TestApp } from './testApp.js';
 
 /**
  * For the tests of a list's kept counts (band and value counts): sixty writes at once through
@@ -48,4 +49,64 @@ export async function addOneToEveryCount(
     set ${counts} = array(select c + 1 from unnest(${counts}) c)
     where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
       and slot = ${slot}`);
+}
+
+/**
+ * The three servers the kept counts' tests compare on one database: `t` reads the counts
+ * with `options`, `eager` with them and brings the counts forward after any write, and
+ * `gated` with `gatedOptions` (the rules that keep them from answering, where tested).
+ */
+export async function startKeptCountApps(
+  options: Partial<KeptCountOptions>,
+  gatedOptions: Partial<KeptCountOptions>,
+) {
+  const env = { RATE_LIMIT_PER_MINUTE: '1000000' };
+  const t = await startTestApp({ env, keptCounts: options });
+  const owner = await makeTenant(t.db);
+  const eager = await startTestApp({
+    database: t.database,
+    env,
+    keptCounts: { ...options, recountAfter: 0 },
+  });
+  const gated = await startTestApp({ database: t.database, env, keptCounts: gatedOptions });
+  return {
+    t,
+    eager,
+    gated,
+    owner,
+    async close() {
+      await gated.close();
+      await eager.close();
+      await t.close();
+    },
+  };
+}
+
+/** A slot's kept counts as last taken (`columns` of its row), or undefined before any. */
+export async function keptCountsRow<T extends { snapshot: string }>(
+  db: Database,
+  owner: Tenant,
+  listId: string,
+  { table, columns, slot }: { table: string; columns: string; slot: number },
+): Promise<T | undefined> {
+  const [row] = await queryRows<T>(
+    db,
+    sql`select snapshot, ${sql.raw(columns)} from ${sql.identifier(table)}
+        where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
+          and slot = ${slot}`,
+  );
+  return row;
+}
+
+/** The row `read` gives once taken after `snapshot` (none: once taken at all). */
+export async function waitForKeptCounts<T extends { snapshot: string }>(
+  read: () => Promise<T | undefined>,
+  snapshot?: string,
+): Promise<T> {
+  for (let i = 0; ; i++) {
+    const row = await read();
+    if (row && row.snapshot !== snapshot) return row;
+    if (i > 200) throw new Error('the counts were not taken');
+    await new Promise((r) => setTimeout(r, 25));
+  }
 }

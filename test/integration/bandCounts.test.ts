@@ -2,9 +2,15 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { addOneToEveryCount as addOne, writeWhileRecounting } from '../helpers/keptCounts.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import type { Tenant } from '../helpers/factories.js';
+import {
+  addOneToEveryCount as addOne,
+  keptCountsRow,
+  startKeptCountApps,
+  waitForKeptCounts,
+  writeWhileRecounting,
+} from '../helpers/keptCounts.js';
+import type { TestApp } from '../helpers/testApp.js';
 import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -24,26 +30,15 @@ let eager: TestApp;
 /** a third that reads the counts only where the range's shape last matched a share of the list (the default) */
 let gated: TestApp;
 let owner: Tenant;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: { RATE_LIMIT_PER_MINUTE: '1000000' }, keptCounts: ANY });
-  owner = await makeTenant(t.db);
-  eager = await startTestApp({
-    database: t.database,
-    env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-    keptCounts: { ...ANY, recountAfter: 0 },
-  });
-  gated = await startTestApp({
-    database: t.database,
-    env: { RATE_LIMIT_PER_MINUTE: '1000000' },
-    keptCounts: { minRecords: 0, minMatches: 0 },
-  });
+  ({ t, eager, gated, owner, close } = await startKeptCountApps(ANY, {
+    minRecords: 0,
+    minMatches: 0,
+  }));
 });
-afterAll(async () => {
-  await gated.close();
-  await eager.close();
-  await t.close();
-});
+afterAll(() => close());
 
 interface Stored {
   id: string;
@@ -115,29 +110,16 @@ function expected(stored: Stored[], slug: 'price' | 'day' | 'at', op: string, bo
 const SLOTS = { price: 1, day: 4, at: 5 } as const;
 
 /** The list's band counts of a slot as last taken: their snapshot and their bands. */
-async function kept(listId: string, slot: number) {
-  const [row] = await queryRows<{ snapshot: string; bands: string[]; cumulative: string[] }>(
-    t.db,
-    sql`select snapshot, bands::text[] as bands, cumulative::text[] as cumulative from list_band_counts
-        where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
-          and slot = ${slot}`,
-  );
-  return row;
-}
+const kept = (listId: string, slot: number) =>
+  keptCountsRow<{ snapshot: string; bands: string[]; cumulative: string[] }>(t.db, owner, listId, {
+    table: 'list_band_counts',
+    columns: 'bands::text[] as bands, cumulative::text[] as cumulative',
+    slot,
+  });
 
-/**
- * Reads a range on each banded field, which counts the matches and takes the list's band
- * counts in the background, and waits until every one is taken (newer than `before`).
- */
-/** The slot's counts once taken after `snapshot`. */
-async function waitForNewCounts(listId: string, slot: number, snapshot: string) {
-  for (let i = 0; ; i++) {
-    const row = await kept(listId, slot);
-    if (row && row.snapshot !== snapshot) return row;
-    if (i > 200) throw new Error(`the counts of slot ${slot} were not taken again`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+/** The slot's counts once taken after `snapshot` (none: once taken at all). */
+const waitForCounts = (listId: string, slot: number, snapshot?: string) =>
+  waitForKeptCounts(() => kept(listId, slot), snapshot);
 
 /** One more record in the lowest counted band of prices: a total read from the counts counts it. */
 const addOneToEveryCount = (listId: string) =>
@@ -149,18 +131,17 @@ const addOneToEveryCount = (listId: string) =>
 
 let reads = 0;
 
+/**
+ * Reads a range on each banded field, which counts the matches and takes the list's band
+ * counts in the background, and waits until every one is taken (newer than `before`).
+ */
 async function countBands(listId: string, before: Record<number, string | undefined> = {}) {
   for (const [slug, slot] of Object.entries(SLOTS)) {
     // a bound never read before: a remembered total would answer without the counts
     reads++;
     const day = new Date(Date.UTC(2024, 0, 1) + reads * 86_400_000).toISOString().slice(0, 10);
     await total(listId, slug, '<', slug === 'price' ? String(reads / 1000) : day);
-    for (let i = 0; ; i++) {
-      const row = await kept(listId, slot);
-      if (row && row.snapshot !== before[slot]) break;
-      if (i > 200) throw new Error(`no band counts for slot ${slot}`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await waitForCounts(listId, slot, before[slot]);
   }
 }
 
@@ -294,7 +275,7 @@ describe('counts per value band', () => {
     await writeAll(list.id);
     // a server that brings the counts forward after any write: one read of a new bound
     await total(list.id, 'price', '<', '-1', eager);
-    const after = await waitForNewCounts(list.id, SLOTS.price, before!.snapshot);
+    const after = await waitForCounts(list.id, SLOTS.price, before!.snapshot);
     const [full] = await queryRows<{ bands: string[]; cumulative: string[] }>(
       t.db,
       sql`select array_agg(band::text order by band) as bands,
@@ -320,7 +301,7 @@ describe('counts per value band', () => {
     expect(await total(list.id, 'price', '>=', '-129.99')).toBe(
       expected(stored, 'price', '>=', '-129.99'),
     );
-    await waitForNewCounts(list.id, SLOTS.price, before!.snapshot);
+    await waitForCounts(list.id, SLOTS.price, before!.snapshot);
     expect(await total(list.id, 'price', '<', '-0.05')).toBe(
       expected(stored, 'price', '<', '-0.05'),
     );

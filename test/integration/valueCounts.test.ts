@@ -1,10 +1,14 @@
-import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { queryRows } from '../../src/infra/db/client.js';
 import { call } from '../helpers/call.js';
-import { makeTenant, type Tenant } from '../helpers/factories.js';
-import { addOneToEveryCount, writeWhileRecounting } from '../helpers/keptCounts.js';
-import { startTestApp, type TestApp } from '../helpers/testApp.js';
+import type { Tenant } from '../helpers/factories.js';
+import {
+  addOneToEveryCount,
+  keptCountsRow,
+  startKeptCountApps,
+  waitForKeptCounts,
+  writeWhileRecounting,
+} from '../helpers/keptCounts.js';
+import type { TestApp } from '../helpers/testApp.js';
 import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -16,7 +20,6 @@ import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
  * the counts here, whatever their shape's last total (ANY), but where that is the case tested.
  */
 const ANY = { minRecords: 0, minMatches: 0, minShare: 0 };
-const RATE = { RATE_LIMIT_PER_MINUTE: '1000000' };
 
 let t: TestApp;
 /** a second server on the same database that brings the counts forward after any write */
@@ -24,26 +27,15 @@ let eager: TestApp;
 /** a third that reads the counts only where the equality's shape last matched 100 records or more */
 let gated: TestApp;
 let owner: Tenant;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  t = await startTestApp({ env: RATE, keptCounts: ANY });
-  owner = await makeTenant(t.db);
-  eager = await startTestApp({
-    database: t.database,
-    env: RATE,
-    keptCounts: { ...ANY, recountAfter: 0 },
-  });
-  gated = await startTestApp({
-    database: t.database,
-    env: RATE,
-    keptCounts: { minRecords: 0, minMatches: 100 },
-  });
+  ({ t, eager, gated, owner, close } = await startKeptCountApps(ANY, {
+    minRecords: 0,
+    minMatches: 100,
+  }));
 });
-afterAll(async () => {
-  await gated.close();
-  await eager.close();
-  await t.close();
-});
+afterAll(() => close());
 
 interface Stored {
   id: string;
@@ -103,25 +95,16 @@ const SLOTS = { city: 1, tag: 2 } as const;
 const CITY_COUNTS = { table: 'list_value_counts', column: 'counts', slot: SLOTS.city };
 
 /** The list's value counts of a slot as last taken. */
-async function kept(listId: string, slot: number) {
-  const [row] = await queryRows<{ snapshot: string; vals: string[]; counts: string[] }>(
-    t.db,
-    sql`select snapshot, vals, counts::text[] as counts from list_value_counts
-        where owner_id = ${owner.accountId} and list_key = hashtextextended(${listId}::text, 0)
-          and slot = ${slot}`,
-  );
-  return row;
-}
+const kept = (listId: string, slot: number) =>
+  keptCountsRow<{ snapshot: string; vals: string[]; counts: string[] }>(t.db, owner, listId, {
+    table: 'list_value_counts',
+    columns: 'vals, counts::text[] as counts',
+    slot,
+  });
 
 /** The slot's counts once taken after `snapshot` (none: once taken at all). */
-async function waitForCounts(listId: string, slot: number, snapshot?: string) {
-  for (let i = 0; ; i++) {
-    const row = await kept(listId, slot);
-    if (row && row.snapshot !== snapshot) return row;
-    if (i > 200) throw new Error(`the counts of slot ${slot} were not taken`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-}
+const waitForCounts = (listId: string, slot: number, snapshot?: string) =>
+  waitForKeptCounts(() => kept(listId, slot), snapshot);
 
 /** Reads an equality on each counted field, which takes the counts, and waits for them. */
 async function countValues(listId: string, before: Record<number, string | undefined> = {}) {

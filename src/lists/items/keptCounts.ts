@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import type { Database } from '../../infra/db/client.js';
 import type { ItemQuery } from '../filters/query.js';
 import { bandTotal } from './bandCounts.js';
@@ -21,10 +22,16 @@ export class KeptCounts {
   constructor(
     private readonly db: Database,
     options: Partial<KeptCountOptions> = {},
+    log?: Pick<Logger, 'warn'>,
   ) {
     this.options = keptCountOptions(options);
-    this.bands = new Recounts(this.options.recountAfter);
-    this.values = new Recounts(this.options.recountAfter);
+    const failed = (kind: string) => (err: unknown, key: string) =>
+      log?.warn(
+        { err, key },
+        `recounting a list's ${kind} counts failed; its reads count meanwhile`,
+      );
+    this.bands = new Recounts(this.options.recountAfter, failed('band'));
+    this.values = new Recounts(this.options.recountAfter, failed('value'));
   }
 
   /**

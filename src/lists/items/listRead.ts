@@ -143,7 +143,7 @@ async function countFirstTime(
     (await keptTotal(ctx, list, query, target)) ??
     (await neighbourTotal(ctx.readCache, query, target)) ??
     (await countMaybeWithPage(ctx, query, target, pageAt));
-  return rememberShape(ctx, query, counted);
+  return rememberShape(ctx, target, counted);
 }
 
 /** A count, with the page where one scan serves both and the shape's last total is small. */
@@ -154,7 +154,7 @@ async function countMaybeWithPage(
   pageAt: PageAt | undefined,
 ): Promise<CountedPage> {
   const column = sharedScanColumn(query);
-  const last = ctx.shapeTotals.get(shapeKey(query));
+  const last = ctx.shapeTotals.get(target.shape);
   if (column === undefined || !pageAt || !last) return countTotal(target);
   // the cap as the last count's list size set it: the remembered list may predate its records
   const cap = filterFirstLimit(query, last.records, pageAt.offset + pageAt.limit);
@@ -166,9 +166,13 @@ async function countMaybeWithPage(
  * Keeps a total as its shape's last (shapeTotals.ts), which decides how the next value of the
  * shape is counted: with its page or not, from the band counts or not.
  */
-function rememberShape<T extends CountedTotal>(ctx: ItemContext, query: ItemQuery, counted: T): T {
+function rememberShape<T extends CountedTotal>(
+  ctx: ItemContext,
+  target: Pick<ReadTarget, 'shape'>,
+  counted: T,
+): T {
   if (counted.itemCount !== undefined)
-    ctx.shapeTotals.set(shapeKey(query), { total: counted.total, records: counted.itemCount });
+    ctx.shapeTotals.set(target.shape, { total: counted.total, records: counted.itemCount });
   return counted;
 }
 
@@ -210,7 +214,7 @@ async function filteredTotal(
     (await keptTotal(ctx, list, query, target)) ??
     (await neighbourTotal(cache, query, target)) ??
     (await countTotal(target));
-  cache.rememberLatest(query, selection, rememberShape(ctx, query, now));
+  cache.rememberLatest(query, selection, rememberShape(ctx, target, now));
   return now.total;
 }
 
@@ -226,7 +230,7 @@ async function keptTotal(
   target: ReadTarget,
 ): Promise<AdvancedTotal | undefined> {
   if (!target.keptCounts) return undefined;
-  const last = ctx.shapeTotals.get(shapeKey(query));
+  const last = ctx.shapeTotals.get(target.shape);
   return ctx.keptCounts.total(target, query, list.itemCount, last);
 }
 
@@ -257,6 +261,8 @@ interface ReadTarget extends TotalTarget {
   hiding: Hiding;
   /** whether the list's band and value counts may answer (bandCounts.ts, valueCounts.ts) */
   keptCounts: boolean;
+  /** the query's shape, the key of its last total (shapeTotals.ts) */
+  shape: string;
 }
 
 /**
@@ -279,7 +285,15 @@ async function readTarget(
   const hiding = named ? 'all' : pinned ? 'bounds' : 'none';
   const where = compileWhere(query, hiding);
   // a Citus database keeps no band or value counts (docs/scaling.md)
-  return { db: ctx.db, ownerId: list.ownerId, listId: list.id, where, hiding, keptCounts: !citus };
+  return {
+    db: ctx.db,
+    ownerId: list.ownerId,
+    listId: list.id,
+    where,
+    hiding,
+    keptCounts: !citus,
+    shape: shapeKey(query),
+  };
 }
 
 /** Both results, or one 422 with the errors of both (the error rules: every failing parameter). */

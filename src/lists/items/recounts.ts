@@ -16,7 +16,11 @@ export class Recounts {
   private readonly counting = new Set<string>();
   private readonly behind = new Set<string>();
 
-  constructor(private readonly recountAfter: number) {}
+  constructor(
+    private readonly recountAfter: number,
+    /** told of a recount that failed: reads count directly meanwhile, so none of them fails */
+    private readonly failed: (err: unknown, key: string) => void,
+  ) {}
 
   /** `read`'s answer, or undefined where the counts are behind; recounts where needed. */
   async read<T extends { events: number }>(
@@ -42,7 +46,7 @@ export class Recounts {
       .then(async (advanced) => {
         if (!advanced) await count();
       })
-      .catch(() => undefined)
+      .catch((err: unknown) => this.failed(err, key))
       .finally(() => {
         this.counting.delete(key);
         this.behind.delete(key);

@@ -64,19 +64,19 @@ export function valueTotal(
   const slot = sql.raw(String(equality.slot));
   const value = sql`${equality.value}::text ${BYTES}`;
   const scope = listScope(ownerId, listId, target.hiding === 'all');
-  const list = (column: string) =>
-    sql`(select ${sql.raw(column)} from ${listSchemas}
-           where owner_id = ${ownerId} and id = ${listId})`;
-  // `kept` is whether the value is; a CASE evaluates its count only where it is not
+  // `kept` is whether the value is; where it is not, the count and the list's own version
+  // and layout are read instead (a CASE evaluates its count only then)
   const kept = sql`select
         case when kept then c.snapshot::pg_snapshot else pg_current_snapshot() end as since,
-        case when kept then c.version else ${list('version')} end as version,
-        case when kept then c.layout else ${list('layout')} end as layout,
+        case when kept then c.version else l.version end as version,
+        case when kept then c.layout else l.layout end as layout,
         case when kept then c.counts[at]
           else (select count(*) from ${listItems} where ${target.where}) end as total
-      from ${listValueCounts} c,
-        lateral (select width_bucket(${value}, c.vals) as at) found,
-        lateral (select coalesce(c.vals[at] = ${value}, false) as kept) held
+      from ${listValueCounts} c
+        cross join lateral (select width_bucket(${value}, c.vals) as at) found
+        cross join lateral (select coalesce(c.vals[at] = ${value}, false) as kept) held
+        left join lateral (select version, layout from ${listSchemas}
+          where not held.kept and owner_id = ${ownerId} and id = ${listId}) l on true
       where ${scope} and slot = ${slot}`;
   const column = fieldExpression(query.conditions[0]!.field, 'text');
   return recounts.read(`${listId}:${equality.slot}`, () => advanceTotal(target, { kept }), {
