@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import type { Tenant } from '../helpers/factories.js';
@@ -96,11 +97,16 @@ const CITY_COUNTS = { table: 'list_value_counts', column: 'counts', slot: SLOTS.
 
 /** The list's value counts of a slot as last taken. */
 const kept = (listId: string, slot: number) =>
-  keptCountsRow<{ snapshot: string; vals: string[]; counts: string[] }>(t.db, owner, listId, {
-    table: 'list_value_counts',
-    columns: 'vals, counts::text[] as counts',
-    slot,
-  });
+  keptCountsRow<{ snapshot: string; vals: string[]; counts: string[]; counted_at: string }>(
+    t.db,
+    owner,
+    listId,
+    {
+      table: 'list_value_counts',
+      columns: 'vals, counts::text[] as counts, counted_at::text',
+      slot,
+    },
+  );
 
 /** The slot's counts once taken after `snapshot` (none: once taken at all). */
 const waitForCounts = (listId: string, slot: number, snapshot?: string) =>
@@ -218,7 +224,26 @@ describe('counts per text value', () => {
     const stored = await records(list.id);
     // 'moved away' now holds records, but was not a value when counted
     expect(after.vals).toEqual(before!.vals);
+    // the list was last counted whole when it was counted
+    expect(after.counted_at).toBe(before!.counted_at);
     expect(after.counts.map(Number)).toEqual(after.vals.map((c) => expected(stored, 'city', c)));
+    await expectExactTotals(list.id, eager);
+  });
+
+  it('are counted again once the last count is an hour old, keeping values grown frequent since', async () => {
+    const list = await listOf(2100);
+    await countValues(list.id);
+    const before = await kept(list.id, SLOTS.city);
+    await writeAll(list.id);
+    // the last count of the whole list, an hour and more ago; the advance leaves it be
+    await t.db.execute(sql`update list_value_counts set counted_at = now() - interval '61 minutes'
+      where owner_id = ${owner.accountId} and list_key = hashtextextended(${list.id}::text, 0)`);
+    await total(list.id, 'city', 'berlin', eager);
+    const after = await waitForCounts(list.id, SLOTS.city, before!.snapshot);
+    const stored = await records(list.id);
+    expect(after.vals).toContain('moved away');
+    expect(after.counts.map(Number)).toEqual(after.vals.map((c) => expected(stored, 'city', c)));
+    expect(Date.parse(after.counted_at)).toBeGreaterThan(Date.now() - 10 * 60_000);
     await expectExactTotals(list.id, eager);
   });
 

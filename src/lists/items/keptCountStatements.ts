@@ -52,6 +52,11 @@ export interface KeptCountsAdvance extends KeptCountsOf {
   keeps: SQL;
   /** the arrays set from `per` */
   write: SQL;
+  /**
+   * How long after the last count of the whole list the counts may still be brought forward
+   * rather than counted again; unset, for ever.
+   */
+  countAgainAfter?: string;
 }
 
 /**
@@ -61,7 +66,9 @@ export interface KeptCountsAdvance extends KeptCountsOf {
  * created it) and takes the key of its row now (none if deleted) — advanceTotal's rule, per
  * key. Its cost is the keys and the writes since, where a count reads the whole slot. False
  * where only a count can say (advanceable): no counts, a field change since, a change without
- * its previous row, a purged feed, more than MAX_CHANGES_TO_ADVANCE writes.
+ * its previous row, a purged feed, more than MAX_CHANGES_TO_ADVANCE writes; or where the kind
+ * asks for a count again after a while (`countAgainAfter`). `counted_at` stays the time of the
+ * last count of the whole list.
  */
 export async function advanceKeptCounts(db: Database, a: KeptCountsAdvance): Promise<boolean> {
   const scope = listScope(a.ownerId, a.listId);
@@ -73,13 +80,19 @@ export async function advanceKeptCounts(db: Database, a: KeptCountsAdvance): Pro
           select ${sql.join(
             a.arrays.map((name) => sql.identifier(name)),
             sql`, `,
-          )}, snapshot::pg_snapshot as since, version, layout
+          )}, snapshot::pg_snapshot as since, version, layout, counted_at
           from ${a.table} where ${scope} and slot = ${slot}),
         ${unseenChanges(a.ownerId, a.listId, since)},
         list as (
           select version, layout from ${listSchemas}
           where owner_id = ${a.ownerId} and id = ${a.listId} and deleted_at is null),
-        usable as (select 1 from kept, list where ${advanceable(since, 'kept', 'list')}),
+        usable as (
+          select 1 from kept, list where ${advanceable(since, 'kept', 'list')}
+            ${
+              a.countAgainAfter
+                ? sql`and kept.counted_at > now() - ${a.countAgainAfter}::interval`
+                : sql``
+            }),
         moves (key, n) as (
           ${a.counted}
           union all
@@ -93,7 +106,7 @@ export async function advanceKeptCounts(db: Database, a: KeptCountsAdvance): Pro
         kept_per as (select key, n from per where ${a.keeps})
         update ${a.table} set ${a.write},
           snapshot = pg_current_snapshot()::text, version = (select version from list),
-          layout = (select layout from list), counted_at = now()
+          layout = (select layout from list)
         where ${scope} and slot = ${slot} and exists (select 1 from usable)
         returning 1`,
   );

@@ -30,6 +30,13 @@ export const COUNTED_SLOTS: Readonly<Record<string, number>> = { t1: 1, t2: 2, t
  */
 export const VALUE_MIN_SHARE = 0.001;
 
+/**
+ * The value counts are brought forward for this long after the list was last counted, then
+ * counted again: an advance moves only the values kept, so a value that grew frequent since
+ * (a new city the bot's users flock to) is counted on each read until the list is counted anew.
+ */
+export const VALUES_COUNTED_AGAIN_AFTER = '1 hour';
+
 /** list_value_counts' arrays: the values kept, and their records */
 const VALUE_ARRAYS = ['vals', 'counts'] as const;
 
@@ -104,7 +111,8 @@ function countValues(db: Database, ownerId: number, listId: string, slot: number
 
 /**
  * The list's value counts brought forward over the writes since (advanceKeptCounts): the kept
- * values' counts only, so a value not kept stays so.
+ * values' counts only, so a value not kept stays so until the list is counted again
+ * (VALUES_COUNTED_AGAIN_AFTER).
  */
 function advanceValues(
   db: Database,
@@ -124,5 +132,6 @@ function advanceValues(
     keeps: sql`key = any((select vals from kept)::text[])`,
     write: sql`vals = coalesce((select array_agg(key order by key ${BYTES}) from kept_per), '{}'),
       counts = coalesce((select array_agg(n order by key ${BYTES}) from kept_per), '{}')`,
+    countAgainAfter: VALUES_COUNTED_AGAIN_AFTER,
   });
 }
