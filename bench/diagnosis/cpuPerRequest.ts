@@ -7,15 +7,21 @@
  *
  *   npm run build && npx tsx bench/diagnosis/cpuPerRequest.ts '/api/v1/getListSchema?schema_id=…'
  * Uses the `lk_bench` database built by `npm run bench` (its API key), or with `--data sweep`
- * the `lk_sweep` one of `npm run bench:sweep`, and Redis database 7.
+ * the `lk_sweep` one of `npm run bench:sweep`, and Redis database 7. First-time reads, each
+ * request a bound never sent before, of the service or the twin (the sweep's 1M list):
+ *
+ *   npx tsx bench/diagnosis/cpuPerRequest.ts --data sweep --shape 'number <' --share 0.01 [--side twin]
  */
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
+import pg from 'pg';
+import qs from 'qs';
 import { benchArgs } from '../lib/args.js';
 import { apiPath, benchServerEnv, diagnosisData } from '../lib/diagnosisEnv.js';
 import { cpuTicks, TICKS_PER_SECOND } from '../lib/procfs.js';
 import { startServer } from '../lib/serverProcess.js';
+import { SHAPES } from '../lib/sweepShapes.js';
 
 const args = benchArgs({
   usage:
@@ -23,7 +29,9 @@ const args = benchArgs({
   about:
     'µs of CPU per request of the server, Postgres, Redis and the load generator on one API path\n(`--data`: the data set; `npm run build` first).',
   positionals: '<API path with query>',
-  flags: { profile: 'run the server under node --cpu-prof, the profile into the temp directory' },
+  flags: {
+    profile: 'run the server under node --cpu-prof, the profile into the temp directory',
+  },
   options: {
     data: 'bench|sweep  the data set: lk_bench (default) or lk_sweep (`npm run bench:sweep`)',
     seconds: 'N  seconds measured, after 3 s of warm-up (default 8)',
@@ -31,13 +39,20 @@ const args = benchArgs({
     rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',
     auth: 'on|off|script  the auth + limiter variants of bench/servers/variantServer.ts instead\n      of dist/main.js (needs `npx tsc -p tsconfig.bench.json`)',
     twin: "SQL  with --data sweep: the sweep's plain twin instead of the service (no API path), its\n      page and count of this WHERE on --table (`city = $1`; needs\n      `npx tsc -p tsconfig.bench.json`)",
+    shape: `NAME  with --data sweep, first-time reads of a sweep shape (${SHAPES.map((s) => s.name).join(' | ')})\n      on its 1M list instead of a path: each a bound never sent before (the share scaled by 0.5–1.5)`,
+    share: "S  --shape's share of the list (e.g. 0.01)",
+    side: "api|twin  with --shape, the service (default) or the sweep's plain twin",
     value: "TEXT  the twin WHERE's $1",
     order: "SQL  the twin page's ORDER BY (default 'id')",
     table: "NAME  the twin's table (default plain_1000000; the sweep's sizes: plain_10000, …)",
   },
 });
-const twin = args.text('twin');
-const path = twin === undefined ? apiPath(args.positionals) : '/read';
+const shape = SHAPES.find((s) => s.name === args.text('shape'));
+if (args.text('shape') !== undefined && !shape) throw new Error(`no shape ${args.text('shape')}`);
+const twin =
+  args.text('twin') ?? (shape && args.text('side') === 'twin' ? shape.plainWhere : undefined);
+const path =
+  twin !== undefined ? '/read' : shape ? '/api/v1/getListItems' : apiPath(args.positionals);
 
 /** utime + stime ticks of every process, by pid, with its command name */
 function snapshot(): Map<string, { comm: string; ticks: number }> {
@@ -70,15 +85,26 @@ const server = await startServer({
 });
 /** The twin's read: the page and the count a generic tool would send (servers/twinServer.ts). */
 const twinTable = args.text('table') ?? 'plain_1000000';
-const twinRead = (where: string) => ({
+const twinRead = (where: string, values: unknown[] = [args.text('value')]) => ({
   method: 'POST' as const,
   body: JSON.stringify({
-    page: `select * from ${twinTable} where ${where} order by ${args.text('order') ?? 'id'} limit 50`,
+    page: `select * from ${twinTable} where ${where} order by ${shape?.plainOrder ?? args.text('order') ?? 'id'} limit 50`,
     count: `select count(*) as n from ${twinTable} where ${where}`,
-    values: [args.text('value')],
+    values,
   }),
   headers: { 'content-type': 'application/json' },
 });
+/** --shape's list: the sweep's largest */
+const listId = shape ? await largestList() : undefined;
+let sent = 0;
+/** --shape's next request: a bound never sent before, repeating after 10,007 requests */
+function nextFirstTime() {
+  const s = args.number('share', 0.01);
+  const scale = 0.5 + ((sent++ * 7919) % 10_007) / 10_007;
+  if (twin !== undefined) return twinRead(twin, shape!.plainValues(s, scale));
+  const query = { schema_id: listId, filters: shape!.filters(s, scale), order_by: shape!.orderBy };
+  return { method: 'GET' as const, path: `${path}?${qs.stringify(query)}` };
+}
 const run = (seconds: number) =>
   autocannon({
     url: `${server.url}${path}`,
@@ -88,7 +114,23 @@ const run = (seconds: number) =>
     ...(twin !== undefined
       ? twinRead(twin)
       : { headers: { authorization: `Bearer ${apiKey}`, accept: 'application/json' } }),
+    ...(shape
+      ? { requests: [{ setupRequest: (request) => ({ ...request, ...nextFirstTime() }) }] }
+      : {}),
   });
+
+async function largestList(): Promise<string> {
+  const db = new pg.Client(env.DATABASE_URL);
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: string }>(
+      'select id from list_schemas where deleted_at is null order by item_count desc limit 1',
+    );
+    return rows[0]!.id;
+  } finally {
+    await db.end();
+  }
+}
 try {
   await run(3); // warm-up: JIT, prepared statements, pool
   const before = snapshot();

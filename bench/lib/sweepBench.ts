@@ -32,6 +32,7 @@ import {
 } from './serverProcess.js';
 import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
 import { sweepChartSvg } from './sweepChart.js';
+import { KEPT_COUNT_WORK, takeKeptCounts } from './sweepKeptCounts.js';
 import { p99Text, pointRatio, ratioText } from './sweepRatio.js';
 import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
 
@@ -312,6 +313,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   ).rows[0]!.on;
   if (!autovacuum) o.log('autovacuum is off: both tables are vacuumed before each point');
   try {
+    await takeKeptCounts(pool, uncached.url, data, o.sizes, o.log);
     for (const size of o.sizes) {
       for (const shape of SHAPES) {
         for (const s of o.selectivities ?? SELECTIVITIES) {
@@ -418,14 +420,16 @@ async function measure(
  * Ends the statements a load left running. The load generator stops at its deadline and
  * abandons the requests in flight, whose statements the servers go on running: beside 4M other
  * lists' records the twin's counts ran for seconds into the service's next point. Cancelled,
- * no point pays for the one before it.
+ * no point pays for the one before it. The service's background recounts of its kept counts
+ * run on (sweepKeptCounts.ts): they belong to no request, and cancelled they start again.
  */
 async function settle(pool: pg.Pool): Promise<void> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const { rows } = await pool.query<{ n: number }>(
       `select count(pg_cancel_backend(pid))::int as n from pg_stat_activity
        where datname = current_database() and pid <> pg_backend_pid()
-         and backend_type = 'client backend' and state = 'active'`,
+         and backend_type = 'client backend' and state = 'active' and query !~* $1`,
+      [KEPT_COUNT_WORK],
     );
     if (rows[0]!.n === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
