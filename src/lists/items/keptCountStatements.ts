@@ -3,7 +3,7 @@ import type { PgTable } from 'drizzle-orm/pg-core';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
-import { advanceable, CREATED, unseenChanges } from './listTotals.js';
+import { advanceable, CREATED, MAX_CHANGES_TO_ADVANCE, unseenChanges } from './listTotals.js';
 import { listScope } from './listScope.js';
 
 /**
@@ -42,6 +42,17 @@ export async function countKeptCounts(db: Database, c: KeptCountsOf & { counted:
   );
 }
 
+/**
+ * The most writes a list's kept counts are brought forward over, in the background: past
+ * them the list is counted again. Each write costs a primary-key probe or a row of the feed
+ * read, a count every record of the slot; a read's own advance stops at
+ * MAX_CHANGES_TO_ADVANCE, which a busy list passes between two background advances (a sweep
+ * point's writes and inserts left 2,000-3,000), so that the whole 1M list was counted, in
+ * 2-4 s, where the writes since took a fraction of that (docs/benchmarks.md, eighteenth
+ * session).
+ */
+export const KEPT_MAX_CHANGES = 20 * MAX_CHANGES_TO_ADVANCE;
+
 /** What one kind of kept counts brings to their advance (bandCounts.ts, valueCounts.ts). */
 export interface KeptCountsAdvance extends KeptCountsOf {
   /** the counts as kept, rows of (key, n) read from `kept` */
@@ -66,7 +77,7 @@ export interface KeptCountsAdvance extends KeptCountsOf {
  * created it) and takes the key of its row now (none if deleted) — advanceTotal's rule, per
  * key. Its cost is the keys and the writes since, where a count reads the whole slot. False
  * where only a count can say (advanceable): no counts, a field change since, a change without
- * its previous row, a purged feed, more than MAX_CHANGES_TO_ADVANCE writes; or where the kind
+ * its previous row, a purged feed, more than KEPT_MAX_CHANGES writes; or where the kind
  * asks for a count again after a while (`countAgainAfter`). `counted_at` stays the time of the
  * last count of the whole list.
  */
@@ -82,12 +93,12 @@ export async function advanceKeptCounts(db: Database, a: KeptCountsAdvance): Pro
             sql`, `,
           )}, snapshot::pg_snapshot as since, version, layout, counted_at
           from ${a.table} where ${scope} and slot = ${slot}),
-        ${unseenChanges(a.ownerId, a.listId, since)},
+        ${unseenChanges(a.ownerId, a.listId, since, KEPT_MAX_CHANGES)},
         list as (
           select version, layout from ${listSchemas}
           where owner_id = ${a.ownerId} and id = ${a.listId} and deleted_at is null),
         usable as (
-          select 1 from kept, list where ${advanceable(since, 'kept', 'list')}
+          select 1 from kept, list where ${advanceable(since, 'kept', 'list', KEPT_MAX_CHANGES)}
             ${
               a.countAgainAfter
                 ? sql`and kept.counted_at > now() - ${a.countAgainAfter}::interval`

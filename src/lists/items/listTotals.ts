@@ -47,15 +47,20 @@ export const CREATED: ChangeType = 'list_item.created';
 
 /**
  * The CTEs `ev`, the list's changes that the snapshot `since` did not see (at most
- * MAX_CHANGES_TO_ADVANCE + 1 of them), and `firsts`, each record's first of them: what
- * advanceTotal applies to a total, and bandCounts.ts to a list's band counts.
+ * `most` + 1 of them), and `firsts`, each record's first of them: what advanceTotal applies to
+ * a total, and keptCountStatements.ts to a list's kept counts.
  */
-export function unseenChanges(ownerId: number, listId: string, since: SQL): SQL {
+export function unseenChanges(
+  ownerId: number,
+  listId: string,
+  since: SQL,
+  most = MAX_CHANGES_TO_ADVANCE,
+): SQL {
   return sql`ev as (
           select seq, type, item_id, previous from changes
           where account_id = ${ownerId} and txid >= pg_snapshot_xmin(${since})
             and schema_id = ${listId} and not pg_visible_in_snapshot(txid, ${since})
-          limit ${MAX_CHANGES_TO_ADVANCE + 1}),
+          limit ${most + 1}),
         firsts as (
           select distinct on (item_id) item_id, type, previous from ev order by item_id, seq)`;
 }
@@ -109,13 +114,19 @@ export function countedTotal(row: TotalRow | undefined): CountedTotal {
  * Whether the writes since `since` can be brought to a total taken at row `kept`'s version and
  * layout, the list being row `list` (each an alias with those two columns), in SQL over
  * unseenChanges' tables: no field change since, no list version older than the total's, at most
- * MAX_CHANGES_TO_ADVANCE changes, each record's first unseen change keeping its previous row,
- * and the feed not purged past the snapshot (advanceTotal tells why). Null reads as no.
+ * `most` changes (as unseenChanges was given), each record's first unseen change keeping its
+ * previous row, and the feed not purged past the snapshot (advanceTotal tells why). Null reads
+ * as no.
  */
-export function advanceable(since: SQL, kept: string, list: string): SQL {
+export function advanceable(
+  since: SQL,
+  kept: string,
+  list: string,
+  most = MAX_CHANGES_TO_ADVANCE,
+): SQL {
   const [k, l] = [sql.raw(kept), sql.raw(list)];
   return sql`(${l}.layout = ${k}.layout and ${l}.version >= ${k}.version
-    and (select count(*) from ev) <= ${MAX_CHANGES_TO_ADVANCE}
+    and (select count(*) from ev) <= ${most}
     and not exists (select 1 from firsts where type <> ${CREATED} and previous is null)
     and (select purged_txid < pg_snapshot_xmin(${since}) from change_feed_state))`;
 }
