@@ -5,6 +5,10 @@
  * `ab.ts` runs them (docs/benchmarks.md, "How it works").
  *
  *   npx tsx bench/diagnosis/firstTimeAb.ts 'number <' 0.001 --a '<other build>/dist/main.js'
+ *
+ * With `--writes-before N` each side's turn starts N writes after the list's kept counts were
+ * last brought up to date (updateListItems of a field no shape filters on, in batches of
+ * 1,000), as a busy list's reads find them.
  * Uses the `lk_sweep` database of `npm run bench:sweep` and Redis database 7.
  */
 import pg from 'pg';
@@ -14,6 +18,7 @@ import { benchServerEnv } from '../lib/diagnosisEnv.js';
 import { loadHttp } from '../lib/load.js';
 import { printPairedRounds } from '../lib/pairedRounds.js';
 import { startServer, startServers } from '../lib/serverProcess.js';
+import { KEPT_COUNT_WORK } from '../lib/sweepKeptCounts.js';
 import { SHAPES } from '../lib/sweepShapes.js';
 
 const args = benchArgs({
@@ -27,6 +32,8 @@ const args = benchArgs({
     rounds: 'N  paired rounds (default 5)',
     seconds: 'N  seconds per side and round (default 3)',
     size: 'N  the list of that many records (default the largest)',
+    'writes-before':
+      "N  updates of the list before each side's turn, once its kept counts are idle (default 0)",
   },
 });
 const [shapeName, shareText] = args.positionals;
@@ -63,13 +70,56 @@ const next = () => {
   return { method: 'GET' as const, path: `/api/v1/getListItems?${qs.stringify(query)}` };
 };
 const seconds = args.number('seconds', 3);
+const writesBefore = args.number('writes-before', 0);
 const load = (url: string, s: number) => loadHttp(url, apiKey, next, 10, s);
+let written = 0;
+/** `writesBefore` updates through `url`, after the kept counts' background work has ended */
+async function writeFirst(url: string) {
+  if (writesBefore === 0) return;
+  const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 1 });
+  try {
+    for (let idle = 0; idle < 2;) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const { rows } = await pool.query<{ n: number }>(
+        `select count(*)::int as n from pg_stat_activity
+         where datname = current_database() and state = 'active' and query ~* $1`,
+        [KEPT_COUNT_WORK],
+      );
+      idle = rows[0]!.n === 0 ? idle + 1 : 0;
+    }
+    const ids = (
+      await pool.query<{ id: string }>(
+        `select id from list_items
+         where owner_id = (select owner_id from list_schemas where id = $1)
+           and list_key = hashtextextended($1, 0) limit $2`,
+        [listId, writesBefore],
+      )
+    ).rows.map((r) => r.id);
+    for (let from = 0; from < ids.length; from += 1000) {
+      const items = ids
+        .slice(from, from + 1000)
+        .map((id) => ({ item_id: id, data: { note: `written ${written++}` } }));
+      const res = await fetch(`${url}/api/v1/updateListItems`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ schema_id: listId, items }),
+      });
+      if (!res.ok) throw new Error(`updateListItems answered ${res.status}`);
+    }
+  } finally {
+    await pool.end();
+  }
+}
+const turn = async (url: string) => {
+  await writeFirst(url);
+  return load(url, seconds);
+};
 try {
   for (const server of servers) await load(server.url, 1);
   await printPairedRounds(
     args.number('rounds', 5),
-    () => load(servers[0]!.url, seconds),
-    () => load(servers[1]!.url, seconds),
+    () => turn(servers[0]!.url),
+    () => turn(servers[1]!.url),
     `${shape.name} ${share}: `,
   );
 } finally {
