@@ -46,10 +46,10 @@ export async function countKeptCounts(db: Database, c: KeptCountsOf & { counted:
  * The most writes a list's kept counts are brought forward over, in the background: past
  * them the list is counted again. Each write costs a primary-key probe or a row of the feed
  * read, a count every record of the slot; a read's own advance stops at
- * MAX_CHANGES_TO_ADVANCE, which a busy list passes between two background advances (a sweep
- * point's writes and inserts left 2,000-3,000), so that the whole 1M list was counted, in
- * 2-4 s, where the writes since took a fraction of that (docs/benchmarks.md, eighteenth
- * session).
+ * MAX_CHANGES_TO_ADVANCE, which a busy list passes between two background advances (the
+ * sweep's write cases at one point leave 1,500-3,000), so that the whole 1M list was counted,
+ * in 2-4 s, where the writes since took a fraction of that (docs/benchmarks.md, "Counts
+ * brought forward past a busy list's writes").
  */
 export const KEPT_MAX_CHANGES = 20 * MAX_CHANGES_TO_ADVANCE;
 
