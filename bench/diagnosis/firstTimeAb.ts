@@ -18,7 +18,7 @@ import { benchServerEnv } from '../lib/diagnosisEnv.js';
 import { loadHttp } from '../lib/load.js';
 import { printPairedRounds } from '../lib/pairedRounds.js';
 import { startServer, startServers } from '../lib/serverProcess.js';
-import { KEPT_COUNT_WORK } from '../lib/sweepKeptCounts.js';
+import { waitForKeptCountWork } from '../lib/sweepKeptCounts.js';
 import { SHAPES } from '../lib/sweepShapes.js';
 
 const args = benchArgs({
@@ -78,15 +78,7 @@ async function writeFirst(url: string) {
   if (writesBefore === 0) return;
   const pool = new pg.Pool({ connectionString: env.DATABASE_URL, max: 1 });
   try {
-    for (let idle = 0; idle < 2;) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const { rows } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from pg_stat_activity
-         where datname = current_database() and state = 'active' and query ~* $1`,
-        [KEPT_COUNT_WORK],
-      );
-      idle = rows[0]!.n === 0 ? idle + 1 : 0;
-    }
+    await waitForKeptCountWork(pool);
     const ids = (
       await pool.query<{ id: string }>(
         `select id from list_items

@@ -52,16 +52,7 @@ export async function takeKeptCounts(
     }
   }
   if (lists.length === 0) return;
-  // idle twice in a row: a recount's advance and the count after it are two statements
-  for (let idle = 0; idle < 2 && Date.now() - started < MAX_WAIT_MS;) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const { rows } = await pool.query<{ n: number }>(
-      `select count(*)::int as n from pg_stat_activity
-       where datname = current_database() and state = 'active' and query ~* $1`,
-      [KEPT_COUNT_WORK],
-    );
-    idle = rows[0]!.n === 0 ? idle + 1 : 0;
-  }
+  await waitForKeptCountWork(pool, started + MAX_WAIT_MS);
   const kept = await pool.query<{ lists: number }>(
     `select count(distinct list_key)::int as lists from (
        select list_key from list_band_counts union all select list_key from list_value_counts) k
@@ -71,4 +62,24 @@ export async function takeKeptCounts(
   log(
     `kept counts of ${kept.rows[0]!.lists} of ${lists.length} lists taken in ${((Date.now() - started) / 1000).toFixed(0)} s`,
   );
+}
+
+/**
+ * Waits until no recount of the service's kept counts runs in the pool's database (or until
+ * `deadline`, a Date.now() time): idle twice in a row, since a recount's advance and the
+ * count after it are two statements.
+ */
+export async function waitForKeptCountWork(
+  pool: pg.Pool,
+  deadline = Number.POSITIVE_INFINITY,
+): Promise<void> {
+  for (let idle = 0; idle < 2 && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const { rows } = await pool.query<{ n: number }>(
+      `select count(*)::int as n from pg_stat_activity
+       where datname = current_database() and state = 'active' and query ~* $1`,
+      [KEPT_COUNT_WORK],
+    );
+    idle = rows[0]!.n === 0 ? idle + 1 : 0;
+  }
 }
