@@ -15,10 +15,15 @@
 import { readdirSync } from 'node:fs';
 import os from 'node:os';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import qs from 'qs';
 import { benchArgs } from '../lib/args.js';
-import { apiPath, benchServerEnv, diagnosisData } from '../lib/diagnosisEnv.js';
+import {
+  apiPath,
+  benchServerEnv,
+  diagnosisData,
+  firstTimeScale,
+  sweepListId,
+} from '../lib/diagnosisEnv.js';
 import { cpuTicks, TICKS_PER_SECOND } from '../lib/procfs.js';
 import { startServer } from '../lib/serverProcess.js';
 import { SHAPES } from '../lib/sweepShapes.js';
@@ -95,12 +100,12 @@ const twinRead = (where: string, values: unknown[] = [args.text('value')]) => ({
   headers: { 'content-type': 'application/json' },
 });
 /** --shape's list: the sweep's largest */
-const listId = shape ? await largestList() : undefined;
+const listId = shape ? await sweepListId(env.DATABASE_URL!) : undefined;
 let sent = 0;
 /** --shape's next request: a bound never sent before, repeating after 10,007 requests */
 function nextFirstTime() {
   const s = args.number('share', 0.01);
-  const scale = 0.5 + ((sent++ * 7919) % 10_007) / 10_007;
+  const scale = firstTimeScale(sent++);
   if (twin !== undefined) return twinRead(twin, shape!.plainValues(s, scale));
   const query = { schema_id: listId, filters: shape!.filters(s, scale), order_by: shape!.orderBy };
   return { method: 'GET' as const, path: `${path}?${qs.stringify(query)}` };
@@ -119,18 +124,6 @@ const run = (seconds: number) =>
       : {}),
   });
 
-async function largestList(): Promise<string> {
-  const db = new pg.Client(env.DATABASE_URL);
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ id: string }>(
-      'select id from list_schemas where deleted_at is null order by item_count desc limit 1',
-    );
-    return rows[0]!.id;
-  } finally {
-    await db.end();
-  }
-}
 try {
   await run(3); // warm-up: JIT, prepared statements, pool
   const before = snapshot();

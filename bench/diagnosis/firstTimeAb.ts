@@ -14,7 +14,7 @@
 import pg from 'pg';
 import qs from 'qs';
 import { benchArgs } from '../lib/args.js';
-import { benchServerEnv } from '../lib/diagnosisEnv.js';
+import { benchServerEnv, firstTimeScale, sweepListId } from '../lib/diagnosisEnv.js';
 import { loadHttp } from '../lib/load.js';
 import { printPairedRounds } from '../lib/pairedRounds.js';
 import { startServer, startServers } from '../lib/serverProcess.js';
@@ -41,17 +41,8 @@ const shape = SHAPES.find((s) => s.name === shapeName);
 const share = Number(shareText);
 if (!shape || !(share > 0 && share <= 1)) throw new Error(`usage: ${args.positionals.join(' ')}`);
 const { apiKey, env } = await benchServerEnv('sweep');
-const db = new pg.Client(env.DATABASE_URL);
-await db.connect();
 const size = args.text('size');
-const { rows } = await db.query<{ id: string }>(
-  `select id from list_schemas where deleted_at is null ${size ? 'and item_count = $1' : ''}
-   order by item_count desc limit 1`,
-  size ? [Number(size)] : [],
-);
-if (!rows[0]) throw new Error(`no list of ${size} records in the sweep's database`);
-await db.end();
-const listId = rows[0]!.id;
+const listId = await sweepListId(env.DATABASE_URL!, size ? Number(size) : undefined);
 const servers = await startServers(
   (['a', 'b'] as const).map(
     (side, n) => () =>
@@ -59,9 +50,9 @@ const servers = await startServers(
   ),
 );
 let sent = 0;
-/** a new bound each request: the share scaled by 0.5–1.5, repeating after 10,007 requests */
+/** a new bound each request (firstTimeScale) */
 const next = () => {
-  const scale = 0.5 + ((sent++ * 7919) % 10_007) / 10_007;
+  const scale = firstTimeScale(sent++);
   const query = {
     schema_id: listId,
     filters: shape.filters(share, scale),

@@ -39,10 +39,13 @@ const DATA_SETS: Record<DiagnosisData, { database: string; meta: SQL; builtBy: s
     meta: sql`select dataset->>'apiKey' as key, dataset->>'accountId' as "accountId" from bench_meta limit 1`,
     builtBy: 'npm run bench',
   },
-  // the sweep's first-time server runs as benchServiceEnv does: nothing remembered
+  // the sweep's first-time server runs as benchServiceEnv does: nothing remembered; its one
+  // account owns every list
   sweep: {
     database: 'lk_sweep',
-    meta: sql`select loaded->>'apiKey' as key, null as "accountId" from sweep_meta limit 1`,
+    meta: sql`select loaded->>'apiKey' as key,
+        (select owner_id::text from list_schemas order by item_count desc limit 1) as "accountId"
+      from sweep_meta limit 1`,
     builtBy: 'npm run bench:sweep',
   },
 };
@@ -69,4 +72,30 @@ export async function benchServerEnv(
   } finally {
     await handle.close();
   }
+}
+
+/** The id of the sweep's list of `size` records, or of its largest list. */
+export async function sweepListId(databaseUrl: string, size?: number): Promise<string> {
+  const handle = connectPostgres(databaseUrl, pino({ level: 'silent' }));
+  try {
+    const [list] = await queryRows<{ id: string }>(
+      handle.db,
+      sql`select id from list_schemas where deleted_at is null
+            ${size === undefined ? sql`` : sql`and item_count = ${size}`}
+          order by item_count desc limit 1`,
+    );
+    if (!list)
+      throw new Error(`no list of ${size ?? 'any number of'} records in the sweep's database`);
+    return list.id;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The scale of the `n`th first-time read's bound: the share times 0.5–1.5, so each request
+ * sends a bound not sent before, repeating only after 10,007 requests.
+ */
+export function firstTimeScale(n: number): number {
+  return 0.5 + ((n * 7919) % 10_007) / 10_007;
 }
