@@ -252,6 +252,8 @@ export interface SweepOptions {
   cases?: readonly Case[];
   /** a subset of SELECTIVITIES (all by default) */
   selectivities?: readonly number[];
+  /** a subset of the shapes, by name (all by default) */
+  shapes?: readonly string[];
   /** records of other lists of other owners in the same table (none by default) */
   otherRecords?: number;
 }
@@ -316,7 +318,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
     await takeKeptCounts(pool, uncached.url, data, o.sizes, o.log);
     await warmUp(pool, servers, data, o);
     for (const size of o.sizes) {
-      for (const shape of SHAPES) {
+      for (const shape of SHAPES.filter((sh) => o.shapes?.includes(sh.name) ?? true)) {
         for (const s of o.selectivities ?? SELECTIVITIES) {
           const { count, table } = twinQueries(data, shape, size);
           if (!autovacuum) await pool.query(`vacuum list_items, ${table}`);

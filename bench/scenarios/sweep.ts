@@ -8,6 +8,7 @@ import { benchArgs } from '../lib/args.js';
 import { runEntry } from '../lib/entry.js';
 import { reportDir } from '../lib/reportFiles.js';
 import { CASES, runSweep, SELECTIVITIES, type Case } from '../lib/sweepBench.js';
+import { SHAPES } from '../lib/sweepShapes.js';
 
 const args = benchArgs({
   usage: 'npm run bench:sweep -- [options]   (or npx tsx bench/scenarios/sweep.ts [options])',
@@ -19,6 +20,7 @@ const args = benchArgs({
     seconds: 'N  seconds per point (default 3; 0.5 with --smoke)',
     cases: `LIST  a part of ${CASES.join(',')} (default all)`,
     selectivities: `LIST  a part of ${SELECTIVITIES.join(',')} (default all)`,
+    shapes: `LIST  a part of ${SHAPES.map((shape) => shape.name).join(',')} (default all)`,
     'other-records':
       'N  records of other lists of other owners in the same table and in each twin (default 0; its own database)',
     port: 'N  the first of the two servers’ ports (default from the process id)',
@@ -35,8 +37,18 @@ const offTier = selectivities?.filter((x) => !(SELECTIVITIES as readonly number[
 if (offTier && offTier.length > 0) {
   throw new Error(`--selectivities takes ${SELECTIVITIES.join(',')}; not ${offTier.join(',')}`);
 }
+const shapes = args.list('shapes');
+const unshaped = shapes?.filter((name) => !SHAPES.some((shape) => shape.name === name)) ?? [];
+if (unshaped.length > 0) {
+  throw new Error(
+    `--shapes takes ${SHAPES.map((s) => s.name).join(',')}; not ${unshaped.join(',')}`,
+  );
+}
 const subset =
-  cases !== undefined || selectivities !== undefined || args.text('other-records') !== undefined;
+  cases !== undefined ||
+  selectivities !== undefined ||
+  shapes !== undefined ||
+  args.text('other-records') !== undefined;
 // the twin's server runs compiled, as dist/main.js does
 execFileSync('npx', ['tsc', '-p', 'tsconfig.bench.json'], { stdio: 'inherit' });
 runEntry(() =>
@@ -49,6 +61,7 @@ runEntry(() =>
     log: (line) => console.log(line),
     cases: cases as Case[] | undefined,
     selectivities,
+    shapes,
     otherRecords: args.number('other-records', 0),
   }),
 );
