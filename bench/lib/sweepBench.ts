@@ -315,7 +315,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   ).rows[0]!.on;
   if (!autovacuum) o.log('autovacuum is off: both tables are vacuumed before each point');
   try {
-    await takeKeptCounts(pool, uncached.url, data, o.sizes, o.log);
+    o.log(await takeKeptCounts(pool, uncached.url, data, o.sizes));
     await warmUp(pool, servers, data, o);
     for (const size of o.sizes) {
       for (const shape of SHAPES.filter((sh) => o.shapes?.includes(sh.name) ?? true)) {
@@ -360,6 +360,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             const api = await measure(pool, run, o.seconds, warm);
             if (MIXES[c]?.writes?.kind === 'insert')
               await deleteInserted(pool, data, size, server.url);
+            // the counts brought past this case's writes now, not in the next case's time
+            if (MIXES[c]?.writes) await takeKeptCounts(pool, uncached.url, data, [size]);
             const plain = plainWith.get(c) ?? plainReads;
             const row = {
               shape: shape.name,

@@ -29,15 +29,18 @@ const COUNTED_READS = SHAPES.filter((s) => Object.keys(s.filters(0.5)).length ==
 
 /**
  * Reads each single-condition shape once on each list large enough to keep counts, through
- * `serverUrl`, and waits until the counts those reads start are taken.
+ * `serverUrl`, and waits until the counts those reads start are taken or brought forward:
+ * before the sweep's points, and after each case that writes, whose writes the next case's
+ * reads would otherwise bring the counts forward over (the tail of that work running in
+ * the next case's time, and a first-time point paying for the point before it). What it
+ * did, as a line to log.
  */
 export async function takeKeptCounts(
   pool: pg.Pool,
   serverUrl: string,
   data: SweepData,
   sizes: readonly number[],
-  log: (line: string) => void,
-): Promise<void> {
+): Promise<string> {
   const started = Date.now();
   const lists = sizes.filter((size) => size >= KEPT_MIN_RECORDS).map((size) => data.lists[size]!);
   for (const listId of lists) {
@@ -51,7 +54,7 @@ export async function takeKeptCounts(
       if (!res.ok) throw new Error(`a read to take the kept counts answered ${res.status}`);
     }
   }
-  if (lists.length === 0) return;
+  if (lists.length === 0) return 'no list keeps counts';
   await waitForKeptCountWork(pool, started + MAX_WAIT_MS);
   const kept = await pool.query<{ lists: number }>(
     `select count(distinct list_key)::int as lists from (
@@ -59,9 +62,7 @@ export async function takeKeptCounts(
      where list_key = any(select hashtextextended(id, 0) from list_schemas where id = any($1))`,
     [lists],
   );
-  log(
-    `kept counts of ${kept.rows[0]!.lists} of ${lists.length} lists taken in ${((Date.now() - started) / 1000).toFixed(0)} s`,
-  );
+  return `kept counts of ${kept.rows[0]!.lists} of ${lists.length} lists taken in ${((Date.now() - started) / 1000).toFixed(0)} s`;
 }
 
 /**
