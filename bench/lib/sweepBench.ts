@@ -361,7 +361,8 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             if (MIXES[c]?.writes?.kind === 'insert')
               await deleteInserted(pool, data, size, server.url);
             // the counts brought past this case's writes now, not in the next case's time
-            if (MIXES[c]?.writes) await takeKeptCounts(pool, uncached.url, data, [size]);
+            if (MIXES[c]?.writes)
+              o.log(`  after ${c}: ${await takeKeptCounts(pool, uncached.url, data, [size])}`);
             const plain = plainWith.get(c) ?? plainReads;
             const row = {
               shape: shape.name,
