@@ -32,6 +32,7 @@ import {
 } from './serverProcess.js';
 import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
 import { sweepChartSvg } from './sweepChart.js';
+import { KEPT_MIN_RECORDS } from '../../src/lists/items/keptCounts.js';
 import { KEPT_COUNT_WORK, takeKeptCounts } from './sweepKeptCounts.js';
 import { p99Text, pointRatio, ratioText } from './sweepRatio.js';
 import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
@@ -361,7 +362,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             if (MIXES[c]?.writes?.kind === 'insert')
               await deleteInserted(pool, data, size, server.url);
             // the counts brought past this case's writes now, not in the next case's time
-            if (MIXES[c]?.writes)
+            if (MIXES[c]?.writes && size >= KEPT_MIN_RECORDS)
               o.log(`  after ${c}: ${await takeKeptCounts(pool, uncached.url, data, [size])}`);
             const plain = plainWith.get(c) ?? plainReads;
             const row = {
