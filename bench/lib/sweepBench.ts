@@ -32,7 +32,6 @@ import {
 } from './serverProcess.js';
 import { loadSweepData, twinScope, type SweepData } from './sweepData.js';
 import { sweepChartSvg } from './sweepChart.js';
-import { KEPT_MIN_RECORDS } from '../../src/lists/items/keptCounts.js';
 import { KEPT_COUNT_WORK, takeKeptCounts } from './sweepKeptCounts.js';
 import { p99Text, pointRatio, ratioText } from './sweepRatio.js';
 import { recordInput, SHAPES, type Shape } from './sweepShapes.js';
@@ -316,7 +315,7 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
   ).rows[0]!.on;
   if (!autovacuum) o.log('autovacuum is off: both tables are vacuumed before each point');
   try {
-    o.log(await takeKeptCounts(pool, uncached.url, data, o.sizes));
+    o.log((await takeKeptCounts(pool, uncached.url, data, o.sizes)) ?? 'no list keeps counts');
     await warmUp(pool, servers, data, o);
     for (const size of o.sizes) {
       for (const shape of SHAPES.filter((sh) => o.shapes?.includes(sh.name) ?? true)) {
@@ -362,8 +361,10 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
             if (MIXES[c]?.writes?.kind === 'insert')
               await deleteInserted(pool, data, size, server.url);
             // the counts brought past this case's writes now, not in the next case's time
-            if (MIXES[c]?.writes && size >= KEPT_MIN_RECORDS)
-              o.log(`  after ${c}: ${await takeKeptCounts(pool, uncached.url, data, [size])}`);
+            const caughtUp = MIXES[c]?.writes
+              ? await takeKeptCounts(pool, uncached.url, data, [size])
+              : undefined;
+            if (caughtUp) o.log(`  after ${c}: ${caughtUp}`);
             const plain = plainWith.get(c) ?? plainReads;
             const row = {
               shape: shape.name,
@@ -394,11 +395,12 @@ export async function runSweep(o: SweepOptions): Promise<SweepRow[]> {
 }
 
 /**
- * Each side's reads of every size, once, before the first point. Freshly loaded, the twin's
- * table (loaded last) was in the caches and the service's was not: the first point measured
- * the service's first-time `string =` at 0.54 of the twin, and 0.91 when the same point ran
- * again a minute later. First-time reads (a new value each request) of the first shape and
- * the last selectivity touch most of the pages the points after them read.
+ * A few seconds of reads on each side and size before the first point. Freshly loaded, the
+ * twin's table (loaded last) was in the caches and the service's was not: the first point
+ * measured the service's first-time `string =` at 0.54 of the twin, and 0.91 when the same
+ * point ran again a minute later (0.87 after a reload with this warm-up). The reads are the
+ * first shape's at the last selectivity, the same request again and again: the first point's
+ * shape, the server code paths, the connections and the statements the points after it use.
  */
 async function warmUp(
   pool: pg.Pool,

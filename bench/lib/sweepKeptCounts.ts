@@ -33,14 +33,14 @@ const COUNTED_READS = SHAPES.filter((s) => Object.keys(s.filters(0.5)).length ==
  * before the sweep's points, and after each case that writes, whose writes the next case's
  * reads would otherwise bring the counts forward over (the tail of that work running in
  * the next case's time, and a first-time point paying for the point before it). What it
- * did, as a line to log.
+ * did, as a line to log; undefined where no list is large enough to keep counts.
  */
 export async function takeKeptCounts(
   pool: pg.Pool,
   serverUrl: string,
   data: SweepData,
   sizes: readonly number[],
-): Promise<string> {
+): Promise<string | undefined> {
   const started = Date.now();
   const lists = sizes.filter((size) => size >= KEPT_MIN_RECORDS).map((size) => data.lists[size]!);
   for (const listId of lists) {
@@ -54,7 +54,7 @@ export async function takeKeptCounts(
       if (!res.ok) throw new Error(`a read to take the kept counts answered ${res.status}`);
     }
   }
-  if (lists.length === 0) return 'no list keeps counts';
+  if (lists.length === 0) return undefined;
   await waitForKeptCountWork(pool, started + MAX_WAIT_MS);
   const kept = await pool.query<{ lists: number }>(
     `select count(distinct list_key)::int as lists from (

@@ -27,23 +27,26 @@ const args = benchArgs({
   },
 });
 const smoke = args.flag('smoke');
-const cases = args.list('cases');
-const unknown = cases?.filter((c) => !(CASES as readonly string[]).includes(c)) ?? [];
-if (unknown.length > 0) {
-  throw new Error(`--cases takes ${CASES.join(',')}; not ${unknown.join(',')}`);
+/** An option's list, each item one of `all`: undefined when the option is not given. */
+function partOf<T>(
+  option: 'cases' | 'selectivities' | 'shapes',
+  all: readonly T[],
+  parse: (text: string) => T,
+) {
+  const given = args.list(option)?.map(parse);
+  const unknown = given?.filter((x) => !all.includes(x)) ?? [];
+  if (unknown.length > 0) {
+    throw new Error(`--${option} takes ${all.join(',')}; not ${unknown.join(',')}`);
+  }
+  return given;
 }
-const selectivities = args.list('selectivities')?.map(Number);
-const offTier = selectivities?.filter((x) => !(SELECTIVITIES as readonly number[]).includes(x));
-if (offTier && offTier.length > 0) {
-  throw new Error(`--selectivities takes ${SELECTIVITIES.join(',')}; not ${offTier.join(',')}`);
-}
-const shapes = args.list('shapes');
-const unshaped = shapes?.filter((name) => !SHAPES.some((shape) => shape.name === name)) ?? [];
-if (unshaped.length > 0) {
-  throw new Error(
-    `--shapes takes ${SHAPES.map((s) => s.name).join(',')}; not ${unshaped.join(',')}`,
-  );
-}
+const cases = partOf<string>('cases', CASES, String);
+const selectivities = partOf<number>('selectivities', SELECTIVITIES, Number);
+const shapes = partOf<string>(
+  'shapes',
+  SHAPES.map((shape) => shape.name),
+  String,
+);
 const subset =
   cases !== undefined ||
   selectivities !== undefined ||
