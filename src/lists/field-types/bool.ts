@@ -1,5 +1,6 @@
 import { booleanFrom } from '../../shared/paramTypes.js';
 import { accept, reject, type FieldType, type Parsed } from './fieldType.js';
+import { boolJson } from './jsonInSql.js';
 
 /** getListItems: `true`, `false`, `"true"`, `"false"`, `1`, `0` (and "1"/"0", as GET sends them). */
 export function parseBool(input: unknown): Parsed<boolean> {
@@ -15,6 +16,7 @@ export const boolType: FieldType = {
   toSlot: (stored) => (stored === true ? '1' : '0'),
   fromSlot: (slot) => Number(slot) === 1,
   render: (stored) => stored,
+  json: boolJson,
   filter: {
     kind: 'bool',
     operators: ['=', '!=', '<>'],

@@ -1,5 +1,6 @@
 import { accept, ORDERED_OPERATORS, reject, type FieldType } from './fieldType.js';
 import { dayOf, instantOf, isIsoUtc, parseDay, parseInstant } from './instant.js';
+import { dateJson } from './jsonInSql.js';
 
 /**
  * `date`: a UTC day. Accepted: `YYYY-MM-DD`, or a date-time (as for `datetime`) whose UTC
@@ -17,6 +18,7 @@ export const dateType: FieldType = {
   fromSlot: (slot) =>
     typeof slot === 'string' && isIsoUtc(slot) ? slot.slice(0, 10) : dayOf(instantOf(slot)),
   render: (stored) => `${String(stored)}T00:00:00.000Z`,
+  json: dateJson,
   filter: {
     // getListItems: compared by UTC day; the compiler turns the day into a [day, next day) range.
     kind: 'date',

@@ -1,5 +1,6 @@
 import { accept, ORDERED_OPERATORS, reject, type FieldType } from './fieldType.js';
 import { instantOf, isIsoUtc, parseInstant } from './instant.js';
+import { datetimeJson } from './jsonInSql.js';
 
 const MESSAGE = 'must be a date and time (YYYY-MM-DD HH:MM, or ISO 8601 with an offset)';
 
@@ -20,6 +21,7 @@ export const datetimeType: FieldType = {
   fromSlot: (slot) =>
     typeof slot === 'string' && isIsoUtc(slot) ? slot : instantOf(slot).toISOString(),
   render: (stored) => stored,
+  json: datetimeJson,
   filter: {
     kind: 'datetime',
     operators: ORDERED_OPERATORS,

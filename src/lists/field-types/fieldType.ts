@@ -1,4 +1,5 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import type { JsonInSql } from './jsonInSql.js';
 
 /** A value as kept in `list_items.data` (JSON), after validation and normalisation. */
 export type StoredValue = string | number | boolean | Record<string, unknown>;
@@ -51,6 +52,11 @@ export interface FieldType {
   fromSlot(slot: unknown): StoredValue;
   /** Stored value → the value in a record (the list item shape). */
   render(stored: unknown, field: StoredField): unknown;
+  /**
+   * render and JSON.stringify as Postgres writes them (items/recordJson.ts). Absent (file,
+   * image): a list with such a field has its records written in Node.
+   */
+  json?: JsonInSql;
   /** Absent for types that filters silently skip and order_by refuses (file, image). */
   filter?: FilterSupport;
   /** contact / bot values are IDs that must exist and belong to the caller (addListItem). */

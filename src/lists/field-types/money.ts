@@ -1,5 +1,6 @@
 import { decimalFrom, formatDecimal } from './decimal.js';
 import { accept, ORDERED_OPERATORS, reject, type FieldType } from './fieldType.js';
+import { moneyJson } from './jsonInSql.js';
 
 /** ISO 4217 minor units that are not 2; every other code has cents. */
 const MINOR_UNITS: Record<string, number> = {
@@ -55,6 +56,7 @@ export const moneyType: FieldType = {
   // whose shortest text is that same canonical text
   fromSlot: (slot) => String(slot),
   render: (stored) => Number(stored),
+  json: moneyJson,
   filter: {
     kind: 'numeric',
     operators: ORDERED_OPERATORS,

@@ -1,4 +1,5 @@
 import { accept, ORDERED_OPERATORS, reject, type FieldType, type Parsed } from './fieldType.js';
+import { numberJson } from './jsonInSql.js';
 
 const NUMERIC_TEXT = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 
@@ -25,6 +26,7 @@ export const numberType: FieldType = {
   // the slot holds the double's shortest text, so the same double comes back
   fromSlot: (slot) => Number(slot),
   render: (stored) => stored,
+  json: numberJson,
   filter: {
     kind: 'numeric',
     operators: ORDERED_OPERATORS,

@@ -1,4 +1,5 @@
 import { accept, ORDERED_OPERATORS, reject, type FieldType, type Parsed } from './fieldType.js';
+import { referenceJson } from './jsonInSql.js';
 
 const ID_TEXT = /^\d{1,16}$/;
 
@@ -22,6 +23,7 @@ export function makeReferenceType(name: 'contact' | 'bot'): FieldType {
     toSlot: (stored) => String(stored),
     fromSlot: (slot) => Number(slot),
     render: (stored) => stored,
+    json: referenceJson,
     filter: {
       kind: 'numeric',
       operators: ORDERED_OPERATORS,

@@ -1,5 +1,6 @@
 import { accept, ALL_OPERATORS, reject, type FieldType, type Parsed } from './fieldType.js';
 import { charLength, isStorableText } from './text.js';
+import { textJson } from './jsonInSql.js';
 
 /**
  * Longest string value. The slot columns carry btree indexes, whose entries must stay
@@ -28,6 +29,7 @@ export const stringType: FieldType = {
   toSlot: (stored) => String(stored),
   fromSlot: (slot) => String(slot),
   render: (stored) => stored,
+  json: textJson,
   filter: {
     kind: 'text',
     operators: ALL_OPERATORS,

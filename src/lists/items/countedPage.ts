@@ -1,12 +1,12 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { SortSegment } from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
-import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { toPageRow, type PageRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless } from '../../infra/db/unplannedValue.js';
-import { slotArraySql } from './itemSlots.js';
+import { recordColumns, writtenRecords } from './recordJson.js';
 import { pageWindow } from './pageQueries.js';
 import {
   countedTotal,
@@ -44,7 +44,7 @@ export interface PageAt {
 
 /** The page a counted read brought with its total. */
 export interface CountedRows extends PageAt {
-  rows: ItemRow[];
+  rows: PageRow[];
 }
 
 /** A counted total, and the page when the matches were within the cap. */
@@ -57,6 +57,8 @@ export interface PageWithCount extends PageAt {
   column: string;
   segment: SortSegment;
   cap: number;
+  /** the records' JSON where Postgres writes them (recordJson.ts) */
+  record?: SQL;
 }
 
 /**
@@ -102,7 +104,7 @@ export async function countWithPage(
   plan: PageWithCount,
 ): Promise<CountedPage> {
   const { db, ownerId, listId, where } = target;
-  const { column, segment, cap, limit, offset } = plan;
+  const { column, segment, cap, limit, offset, record } = plan;
   // named: the values Postgres would plan for kept out of its sight (unplannedValue.ts)
   const named = isNamed(target);
   // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry
@@ -121,11 +123,16 @@ export async function countWithPage(
           pg_current_snapshot()::text as snapshot, i.*
         from t
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}
-        left join lateral (
-          select id, data, created_at, updated_at${slotArraySql()}, array_position(t.ids, id) as pos
-          from ${listItems}
-          where t.n <= ${plannedUnless(named, cap, 'int')}
-            and owner_id = ${plannedUnless(named, ownerId, 'bigint')} and id = any(t.ids)) i
+        left join lateral (${writtenRecords(
+          // `offset 0`: a subquery of its own (writtenRecords)
+          sql`select ${recordColumns(record)}, array_position(t.ids, id) as pos
+            from ${listItems}
+            where t.n <= ${plannedUnless(named, cap, 'int')}
+              and owner_id = ${plannedUnless(named, ownerId, 'bigint')} and id = any(t.ids)
+            offset 0`,
+          record,
+          ', pos',
+        )}) i
           on true
         order by i.pos`,
   );
@@ -136,7 +143,7 @@ export async function countWithPage(
     page: {
       limit,
       offset,
-      rows: rows.filter((row) => row.id !== null).map(toItemRow),
+      rows: rows.filter((row) => row.id !== null).map(toPageRow),
     },
   };
 }

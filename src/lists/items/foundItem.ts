@@ -1,6 +1,7 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { slotsOf, type SlotValues } from './itemSlots.js';
 import { instantOf } from '../field-types/instant.js';
+import type { WrittenRecord } from './recordJson.js';
 
 /** A list item as read back from its row. */
 export interface ItemRow {
@@ -27,6 +28,8 @@ export interface StoredItemRow extends SlotValues {
   data: Record<string, unknown>;
   created_at: Date | string;
   updated_at: Date | string;
+  /** a page's record as Postgres wrote it (recordJson.ts), where it did */
+  json?: string | null;
 }
 
 /** node-postgres parses timestamptz into a Date; PGlite too, but a string is accepted. */
@@ -39,4 +42,11 @@ export function toItemRow(row: StoredItemRow): ItemRow {
     createdAt: instantOf(row.created_at),
     updatedAt: instantOf(row.updated_at),
   };
+}
+
+/** A record of a page: written by Postgres (recordJson.ts), or a row Node writes. */
+export type PageRow = ItemRow | WrittenRecord;
+
+export function toPageRow(row: StoredItemRow): PageRow {
+  return typeof row.json === 'string' ? { id: row.id, json: row.json } : toItemRow(row);
 }

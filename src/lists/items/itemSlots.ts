@@ -43,9 +43,10 @@ export function slotArraySql(): SQL {
   return SLOT_ARRAY;
 }
 
-const SLOT_ARRAY = sql.raw(
-  `, json_build_array(${SLOT_COLUMNS.map((c) => (slotSqlType(c) === 'timestamptz' ? utcText(c) : c)).join(', ')})::text as slot_values`,
-);
+/** The expression of slotArraySql, for a select list that writes it under a condition. */
+export const SLOT_ARRAY_TEXT = `json_build_array(${SLOT_COLUMNS.map((c) => (slotSqlType(c) === 'timestamptz' ? utcText(c) : c)).join(', ')})::text`;
+
+const SLOT_ARRAY = sql.raw(`, ${SLOT_ARRAY_TEXT} as slot_values`);
 
 /** The slot columns a raw row carries, or undefined when it carries none. */
 export function slotsOf(row: Record<string, unknown>): SlotValues | undefined {

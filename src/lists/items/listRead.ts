@@ -8,6 +8,7 @@ import { parseFilters } from '../filters/parseFilters.js';
 import { parseOrderBy } from '../filters/parseOrderBy.js';
 import type { ItemQuery } from '../filters/query.js';
 import { requireOwnList } from '../listAccess.js';
+import { recordJson } from './recordJson.js';
 import {
   countWithPage,
   sharedScanColumn,
@@ -142,13 +143,14 @@ async function countFirstTime(
   const counted =
     (await keptTotal(ctx, list, query, target)) ??
     (await neighbourTotal(ctx.readCache, query, target)) ??
-    (await countMaybeWithPage(ctx, query, target, pageAt));
+    (await countMaybeWithPage(ctx, list, query, target, pageAt));
   return rememberShape(ctx, target, counted);
 }
 
 /** A count, with the page where one scan serves both and the shape's last total is small. */
 async function countMaybeWithPage(
   ctx: ItemContext,
+  list: Pick<ListSchemaRow, 'fields'>,
   query: ItemQuery,
   target: ReadTarget,
   pageAt: PageAt | undefined,
@@ -159,7 +161,14 @@ async function countMaybeWithPage(
   // the cap as the last count's list size set it: the remembered list may predate its records
   const cap = filterFirstLimit(query, last.records, pageAt.offset + pageAt.limit);
   if (last.total > cap) return countTotal(target);
-  return countWithPage(target, { ...pageAt, column, cap, segment: compileSort(query.sort)[0]! });
+  const segment = compileSort(query.sort)[0]!;
+  return countWithPage(target, {
+    ...pageAt,
+    column,
+    cap,
+    segment,
+    record: recordJson(list.fields),
+  });
 }
 
 /**

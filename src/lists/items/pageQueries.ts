@@ -3,9 +3,9 @@ import { queryRows, type Database } from '../../infra/db/client.js';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
-import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import { toPageRow, type PageRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
-import { slotArraySql } from './itemSlots.js';
+import { recordColumns, writtenRecords } from './recordJson.js';
 import { ONE_PASS_MAX_SKIPPED, type MatchedBy } from './pageStrategy.js';
 
 /**
@@ -30,17 +30,25 @@ export function pageQuery(
   onePass: boolean,
   hidden = false,
   matchedBy?: MatchedBy,
+  record?: SQL,
 ): SQL {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
+  const columns = recordColumns(record);
   if (onePass) {
-    return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
-      where ${where} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`;
+    return writtenRecords(
+      sql`select ${columns} from ${listItems}
+        where ${where} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`,
+      record,
+    );
   }
-  return sql`select id, data, created_at, updated_at${slotArraySql()} from ${listItems}
-    where owner_id = ${plannedUnless(hidden, ownerId, 'bigint')}
-      and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden, matchedBy)}))
-    order by ${orderBy}`;
+  return writtenRecords(
+    sql`select ${columns} from ${listItems}
+      where owner_id = ${plannedUnless(hidden, ownerId, 'bigint')}
+        and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden, matchedBy)}))
+      order by ${orderBy}`,
+    record,
+  );
 }
 
 /** `limit … offset …`, the two values hidden from the planner where `hidden`. */
@@ -100,6 +108,8 @@ export interface PageSelection {
    * later segment to ask (records without a value, for a page that did not fill).
    */
   total?: number;
+  /** the records' JSON where Postgres writes them (recordJson.ts) */
+  record?: SQL;
 }
 
 /**
@@ -112,11 +122,11 @@ export async function selectPage(
   selection: PageSelection,
   limit: number,
   offset: number,
-): Promise<ItemRow[]> {
-  const { ownerId, where, segments, filtered, filterFirst, total } = selection;
+): Promise<PageRow[]> {
+  const { ownerId, where, segments, filtered, filterFirst, total, record } = selection;
   const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
   const named = filterFirst && selection.named === true;
-  const rows: ItemRow[] = [];
+  const rows: PageRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
     const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
@@ -132,8 +142,9 @@ export async function selectPage(
       onePass,
       named,
       matchedBy,
+      record,
     );
-    const got = (await queryRowsNamedIf<StoredItemRow>(named, db, query)).map(toItemRow);
+    const got = (await queryRowsNamedIf<StoredItemRow>(named, db, query)).map(toPageRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
     if (total !== undefined && offset + rows.length >= total) break;

@@ -1,7 +1,7 @@
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
-import type { JsonText } from '../../shared/orderedJson.js';
+import { JsonText } from '../../shared/orderedJson.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import type { ItemRow } from './foundItem.js';
+import type { PageRow } from './foundItem.js';
 import { compileSort, compileWhere } from '../filters/compile.js';
 import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey, type CachedPage } from './readCache.js';
@@ -10,6 +10,7 @@ import { listRead, rememberedListRead, type ListRead } from './listRead.js';
 import { isNamed } from './listTotals.js';
 import { selectPage } from './pageQueries.js';
 import { filterFirst, matchedByOf, walkInOnePass } from './pageStrategy.js';
+import { recordJson } from './recordJson.js';
 
 export interface ItemQueryInput {
   schemaId: string;
@@ -66,6 +67,7 @@ export async function queryItems(
                 named: isNamed(read),
                 matchedBy: matchedByOf(query),
                 total: filtered ? total : undefined,
+                record: recordJson(list.fields),
               },
               input.limit,
               offset,
@@ -85,7 +87,7 @@ export async function queryItems(
  * and whole: it holds the sort's first segment, so a page that ends before the total and
  * before its limit goes on into records without a value, which selectPage reads.
  */
-function countedRows(read: ListRead, limit: number, offset: number): ItemRow[] | undefined {
+function countedRows(read: ListRead, limit: number, offset: number): PageRow[] | undefined {
   const counted = read.page;
   if (!counted || counted.limit !== limit || counted.offset !== offset) return undefined;
   const whole = counted.rows.length === limit || offset + counted.rows.length >= read.total;
@@ -100,10 +102,12 @@ async function pageItems(
   ctx: ItemContext,
   fields: readonly StoredField[],
   key: string,
-  select: () => Promise<ItemRow[]>,
+  select: () => Promise<PageRow[]>,
 ): Promise<PresentedItem[]> {
-  const present = (rows: ItemRow[], remembered = false) =>
-    rows.map(itemWriter(fields, ctx.cipher, remembered));
+  const present = (rows: PageRow[], remembered = false) => {
+    const write = itemWriter(fields, ctx.cipher, remembered);
+    return rows.map((row) => ('json' in row ? new JsonText(row.json) : write(row)));
+  };
   if (!ctx.readCache.enabled) return present(await select());
   const sealed = fields.some((f) => f.is_encryptable);
   const page = await ctx.readCache.pageOr(key, async (): Promise<CachedPage> => {

@@ -2,7 +2,7 @@ import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { BoundedMap } from '../../shared/boundedMap.js';
 import type { JsonText } from '../../shared/orderedJson.js';
 import type { ItemQuery } from '../filters/query.js';
-import type { ItemRow } from './foundItem.js';
+import type { PageRow } from './foundItem.js';
 import type { SnapshotTotal } from './listTotals.js';
 import { NEIGHBOUR_MIN_TOTAL, RangeNeighbours, type Neighbour } from './rangeNeighbours.js';
 
@@ -11,7 +11,7 @@ import { NEIGHBOUR_MIN_TOTAL, RangeNeighbours, type Neighbour } from './rangeNei
  * still sealed) and presents them per request; any other list keeps each record's answer as
  * written JSON, so a repeated read neither presents nor serializes records again.
  */
-export type CachedPage = { rows: ItemRow[] } | { json: JsonText[] };
+export type CachedPage = { rows: PageRow[] } | { json: JsonText[] };
 
 function sizeOf(page: CachedPage): number {
   return 'rows' in page ? page.rows.length : page.json.length;

@@ -1,0 +1,109 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { StoredField } from '../../infra/db/schema/listSchemas.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
+import { instantJson } from '../field-types/jsonInSql.js';
+import { isSlotColumn, SLOT_COLUMNS } from '../slots.js';
+import { SLOT_ARRAY_TEXT, slotArraySql } from './itemSlots.js';
+
+/**
+ * A page's records written as JSON by Postgres, byte for byte what itemWriter
+ * (listItemPresenter.ts) writes: each field through its type's `json` (jsonInSql.ts), in
+ * field order, then `contact_id` / `bot_id` and the timestamps. A page then comes back as one
+ * text a record, placed into the answer as is: no row objects, no field-by-field writing and
+ * far less garbage in Node, which were most of a first-time read's server time beyond the
+ * socket writes (docs/benchmarks.md, "Records written by Postgres").
+ *
+ * Where a value is one Postgres cannot be sure to write the same (jsonInSql.ts), the record's
+ * JSON is NULL and the page's statement returns that record's columns instead, which Node
+ * writes as before. A list with a sealed field, or a field of a type without `json` (file,
+ * image), has every record written in Node.
+ */
+
+/** A record Postgres wrote (its id kept for the page's bookkeeping). */
+export interface WrittenRecord {
+  id: string;
+  json: string;
+}
+
+const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
+
+/** The record's JSON as an SQL expression over a list_items row, or undefined (see above). */
+function recordJsonText(fields: readonly StoredField[]): string | undefined {
+  const pieces = [`'{"id":' || to_json(id)::text`];
+  const links: Partial<Record<'contact_id' | 'bot_id', { value: string; empty: string }>> = {};
+  for (const field of fields) {
+    const json = fieldTypeOf(field).json;
+    if (field.is_encryptable || !json) return undefined;
+    const slug = literal(field.slug);
+    const stored = `(data -> ${slug})`;
+    const slot = isSlotColumn(field.slot) ? field.slot : undefined;
+    // An empty slot: an empty field, or a record written before thin documents with the value
+    // in `data`, which Node writes (NULL). Without a slot, absent or JSON null is empty.
+    const value = slot
+      ? `case when ${slot} is not null then ${json.slot(slot)} when data ? ${slug} then null else 'null' end`
+      : `case when coalesce(jsonb_typeof(${stored}), 'null') = 'null' then 'null' else ${json.data(stored)} end`;
+    pieces.push(`${literal(`,${JSON.stringify(field.slug)}:`)} || ${value}`);
+    const references = fieldTypeOf(field).references;
+    const link = references && (`${references}_id` as const);
+    if (link && links[link] === undefined)
+      links[link] = { value, empty: slot ? `${slot} is null` : `${value} = 'null'` };
+  }
+  // the list's first contact and bot fields, in that order, where they hold a value (where
+  // the slot is empty but `data` is not, `value` makes the record NULL)
+  for (const link of ['contact_id', 'bot_id'] as const) {
+    const written = links[link];
+    if (written !== undefined)
+      pieces.push(
+        `case when ${written.empty} then '' else ${literal(`,"${link}":`)} || ${written.value} end`,
+      );
+  }
+  pieces.push(`',"created_at":' || ${instantJson('created_at')}`);
+  pieces.push(`',"updated_at":' || ${instantJson('updated_at')} || '}'`);
+  return pieces.join('\n  || ');
+}
+
+/** Worked out once for a list's fields (a list read keeps its fields' array). */
+const written = new WeakMap<readonly StoredField[], SQL | null>();
+
+/** The record's JSON for lists whose records Postgres can write, else undefined. */
+export function recordJson(fields: readonly StoredField[]): SQL | undefined {
+  let json = written.get(fields);
+  if (json === undefined) {
+    const text = recordJsonText(fields);
+    json = text === undefined ? null : sql.raw(text);
+    written.set(fields, json);
+  }
+  return json ?? undefined;
+}
+
+const SLOT_LIST = sql.raw(SLOT_COLUMNS.join(', '));
+
+/**
+ * What a page's statement selects of each record from list_items: the columns Node writes it
+ * from, and with `record` (recordJson) the slots themselves and the JSON, which
+ * writtenRecords then narrows.
+ */
+export function recordColumns(record: SQL | undefined): SQL {
+  return record
+    ? sql`id, data, created_at, updated_at, ${SLOT_LIST}, ${record} as json`
+    : sql`id, data, created_at, updated_at${slotArraySql()}`;
+}
+
+/**
+ * The records `inner` selects (recordColumns, plus `extra` columns), answered as their JSON
+ * where Postgres wrote it and as their columns only where it did not. `inner` must not be
+ * merged into this statement (it has an ORDER BY, a LIMIT or an OFFSET): merged, each use of
+ * `json` below would write the record again. Its order is kept.
+ */
+export function writtenRecords(inner: SQL, record: SQL | undefined, extra = ''): SQL {
+  if (!record) return inner;
+  const unless = (column: string) => `case when json is null then ${column} end`;
+  return sql`select id, json, ${sql.raw(
+    [
+      `${unless('data')} as data`,
+      `${unless('created_at')} as created_at`,
+      `${unless('updated_at')} as updated_at`,
+      `${unless(SLOT_ARRAY_TEXT)} as slot_values`,
+    ].join(', '),
+  )}${sql.raw(extra)} from (${inner}) as written`;
+}
