@@ -1,7 +1,6 @@
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { slotsOf, type SlotValues } from './itemSlots.js';
 import { instantOf } from '../field-types/instant.js';
-import type { WrittenRecord } from './recordJson.js';
 
 /** A list item as read back from its row. */
 export interface ItemRow {
@@ -42,6 +41,12 @@ export function toItemRow(row: StoredItemRow): ItemRow {
     createdAt: instantOf(row.created_at),
     updatedAt: instantOf(row.updated_at),
   };
+}
+
+/** A record Postgres wrote (recordJson.ts; its id kept for the page's bookkeeping). */
+export interface WrittenRecord {
+  id: string;
+  json: string;
 }
 
 /** A record of a page: written by Postgres (recordJson.ts), or a row Node writes. */

@@ -13,7 +13,7 @@ import type { ItemRow } from './foundItem.js';
  */
 
 /** What presenting a field needs, worked out once for a list's fields, not once a record. */
-interface FieldPlan {
+export interface FieldPlan {
   field: StoredField;
   type: FieldType;
   /** where the value lives when the record has slots (items/itemSlots.ts) */
@@ -22,7 +22,7 @@ interface FieldPlan {
   link: 'contact_id' | 'bot_id' | undefined;
 }
 
-function planOf(fields: readonly StoredField[]): FieldPlan[] {
+export function planOf(fields: readonly StoredField[]): FieldPlan[] {
   const linked = new Set<string>();
   return fields.map((field) => {
     const type = fieldTypeOf(field);

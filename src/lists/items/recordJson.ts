@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
-import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { instantJson } from '../field-types/jsonInSql.js';
-import { isSlotColumn, SLOT_COLUMNS } from '../slots.js';
+import { SLOT_COLUMNS } from '../slots.js';
 import { SLOT_ARRAY_TEXT, slotArraySql } from './itemSlots.js';
+import { planOf } from './listItemPresenter.js';
 
 /**
  * A page's records written as JSON by Postgres, byte for byte what itemWriter
@@ -19,34 +19,24 @@ import { SLOT_ARRAY_TEXT, slotArraySql } from './itemSlots.js';
  * image), has every record written in Node.
  */
 
-/** A record Postgres wrote (its id kept for the page's bookkeeping). */
-export interface WrittenRecord {
-  id: string;
-  json: string;
-}
-
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The record's JSON as an SQL expression over a list_items row, or undefined (see above). */
 function recordJsonText(fields: readonly StoredField[]): string | undefined {
   const pieces = [`'{"id":' || to_json(id)::text`];
   const links: Partial<Record<'contact_id' | 'bot_id', { value: string; empty: string }>> = {};
-  for (const field of fields) {
-    const json = fieldTypeOf(field).json;
+  for (const { field, type, slot, link } of planOf(fields)) {
+    const json = type.json;
     if (field.is_encryptable || !json) return undefined;
     const slug = literal(field.slug);
     const stored = `(data -> ${slug})`;
-    const slot = isSlotColumn(field.slot) ? field.slot : undefined;
     // An empty slot: an empty field, or a record written before thin documents with the value
     // in `data`, which Node writes (NULL). Without a slot, absent or JSON null is empty.
     const value = slot
       ? `case when ${slot} is not null then ${json.slot(slot)} when data ? ${slug} then null else 'null' end`
       : `case when coalesce(jsonb_typeof(${stored}), 'null') = 'null' then 'null' else ${json.data(stored)} end`;
     pieces.push(`${literal(`,${JSON.stringify(field.slug)}:`)} || ${value}`);
-    const references = fieldTypeOf(field).references;
-    const link = references && (`${references}_id` as const);
-    if (link && links[link] === undefined)
-      links[link] = { value, empty: slot ? `${slot} is null` : `${value} = 'null'` };
+    if (link) links[link] = { value, empty: slot ? `${slot} is null` : `${value} = 'null'` };
   }
   // the list's first contact and bot fields, in that order, where they hold a value (where
   // the slot is empty but `data` is not, `value` makes the record NULL)
