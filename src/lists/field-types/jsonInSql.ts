@@ -69,9 +69,13 @@ export const boolJson: JsonInSql = {
 const ordinaryYear = (instant: string) =>
   `${instant} between '0100-01-01Z' and '9999-12-31 23:59:59.999999Z'`;
 
+/** An instant as text in UTC, `2024-05-01T10:20:00.000Z`, whatever the session's zone. */
+export const utcText = (instant: string) =>
+  `to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** An instant as `toISOString` writes it, quoted: milliseconds cut, not rounded, as both do. */
 export const instantJson = (instant: string) =>
-  `case when ${ordinaryYear(instant)} then '"' || to_char(${instant} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '"' end`;
+  `case when ${ordinaryYear(instant)} then '"' || ${utcText(instant)} || '"' end`;
 
 /** datetime: kept in `data` as the ISO text it is rendered as. */
 export const datetimeJson: JsonInSql = {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
+import { utcText } from '../field-types/jsonInSql.js';
 import { isSlotColumn, SLOT_COLUMNS, slotSqlType, type SlotColumn } from '../slots.js';
 import { pgTextArray } from '../../infra/db/textArray.js';
 import type { StoredChanges } from './storedRow.js';
@@ -28,10 +29,6 @@ export function slotsJson(alias: string): SQL {
     `json_build_object(${SLOT_COLUMNS.map((c) => `'${c}', ${alias}.${c}`).join(', ')})`,
   );
 }
-
-/** A time slot as text in UTC, `2024-05-01T10:20:00.000Z`, whatever the session's zone. */
-const utcText = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 /**
  * `, json_build_array(…)::text as slot_values`: the slot columns as one text field, for the
