@@ -6,7 +6,7 @@ import { findAnyLiveList } from '../../lists/schemas/listSchemaRepository.js';
 import { exportItems } from '../../lists/transfer/exportItems.js';
 import { OperatorError } from '../../operator/operatorError.js';
 import { ValidationError } from '../../shared/domainErrors.js';
-import { stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
+import { JsonText, stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
 import { defineCommand } from '../command.js';
 import { ProgressBar } from '../progressBar.js';
 
@@ -53,9 +53,15 @@ export const listsExport = defineCommand({
       count = await exportItems(
         { db, cipher },
         list,
-        { filters, orderBy: flags['order-by'] },
+        { filters, orderBy: flags['order-by'], asJson: !csv },
         async (item) => {
-          await put(csv ? csvRow(columns, item) : `${stringifyJson(item)}\n`);
+          await put(
+            item instanceof JsonText
+              ? `${item.text}\n`
+              : csv
+                ? csvRow(columns, item)
+                : `${stringifyJson(item)}\n`,
+          );
           if (++count % 10_000 === 0) progress.update(count, `${count} records`);
         },
       );
