@@ -387,10 +387,14 @@ describe('lists export', () => {
     const source = file('written.ndjson', ndjson(lines));
     expect((await runCli(importArgs(list.id, source), env)).code).toBe(0);
 
-    for (const read of [{}, { filters: { amount: '>=,0' }, order_by: 'amount,desc' }]) {
+    const reads: { filters?: Record<string, string>; order_by?: string }[] = [
+      {},
+      { filters: { amount: '>=,0' }, order_by: 'amount,desc' },
+    ];
+    for (const read of reads) {
       const args = ['lists', 'export', '--list', list.id];
-      if ('filters' in read)
-        args.push('--filters', JSON.stringify(read.filters), '--order-by', read.order_by);
+      if (read.filters) args.push('--filters', JSON.stringify(read.filters));
+      if (read.order_by) args.push('--order-by', read.order_by);
       const out = await runCli(args, env);
       expect(out.code, out.stderr).toBe(0);
       const exported = out.stdout.trimEnd().split('\n');
