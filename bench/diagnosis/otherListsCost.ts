@@ -16,6 +16,7 @@ import { benchArgs } from '../lib/args.js';
 import { BENCH_SERVER, databaseUrl } from '../lib/database.js';
 import { runEntry } from '../lib/entry.js';
 import { sweepListId } from '../lib/diagnosisEnv.js';
+import { median } from '../lib/stats.js';
 
 const args = benchArgs({
   usage: 'npx tsx bench/diagnosis/otherListsCost.ts [options]',
@@ -107,7 +108,6 @@ runEntry(async () => {
       for (let r = 0; r < rounds; r++)
         for (const [i, side] of sides.entries())
           rates[i]!.push(await rate(side, read.sql, seconds));
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       const [alone, beside] = rates.map(median) as [number, number];
       const touched = await Promise.all(sides.map((side) => buffers(side, read.sql)));
       console.log(
