@@ -17,6 +17,7 @@ import { BENCH_SERVER, databaseUrl } from '../lib/database.js';
 import { runEntry } from '../lib/entry.js';
 import { sweepListId } from '../lib/diagnosisEnv.js';
 import { median } from '../lib/stats.js';
+import { cityValue, dayBelow } from '../lib/sweepShapes.js';
 
 const args = benchArgs({
   usage: 'npx tsx bench/diagnosis/otherListsCost.ts [options]',
@@ -34,12 +35,12 @@ const READS: { name: string; sql: string }[] = [
   {
     name: 'walk 5,439 entries (`string =` 1 %, by n2)',
     sql: `select id from list_items where owner_id = $1 and list_key = hashtextextended($2, 0)
-            and t1 = 'c1' and n2 is not null order by n2 desc, id desc limit 50`,
+            and t1 = '${cityValue(0.01)}' and n2 is not null order by n2 desc, id desc limit 50`,
   },
   {
     name: 'walk ~500 entries (`date <` 10 %, by n1)',
     sql: `select id from list_items where owner_id = $1 and list_key = hashtextextended($2, 0)
-            and d1 < '2020-04-10' and n1 is not null order by n1 desc, id desc limit 50`,
+            and d1 < '${dayBelow(0.1)}' and n1 is not null order by n1 desc, id desc limit 50`,
   },
   {
     name: 'count 10,000 entries (n1 < 10000)',

@@ -31,7 +31,8 @@ const CITY_TIERS: [number, string][] = [
 ];
 /** the share of records whose city starts with `c` (every tier; the rest are `x…`) */
 const C_PREFIX_SHARE = 0.661;
-const cityValue = (s: number) => `c${s * 100}`;
+/** the city matching `s` of the records (`c1` for 1 %) */
+export const cityValue = (s: number) => `c${s * 100}`;
 export const DAY0 = Date.UTC(2020, 0, 1);
 const DAYS = 1000;
 const isoDay = (n: number) => new Date(DAY0 + n * 86_400_000).toISOString().slice(0, 10);
@@ -73,8 +74,8 @@ export interface Shape {
 
 /** `amount < ` the bound matching `share × j` of the records (uniform on 0…999,999) */
 const amountBelow = (share: number, j = 1) => Math.round(Math.min(1, share * j) * 1_000_000);
-/** `day < ` the day matching `share × j` of the records (uniform on 1000 days) */
-const dayBelow = (share: number, j = 1) => isoDay(Math.round(Math.min(1, share * j) * DAYS));
+/** `day < ` the day matching `share × j` of the records (uniform on 1000 days; `2020-04-10` for 10 %) */
+export const dayBelow = (share: number, j = 1) => isoDay(Math.round(Math.min(1, share * j) * DAYS));
 
 /**
  * The combined shapes split the selectivity between their conditions, whose values are drawn

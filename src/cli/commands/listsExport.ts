@@ -3,7 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { stringify } from 'csv-stringify/sync';
 import { createFieldCipher } from '../../lists/encryption/cipher.js';
 import { findAnyLiveList } from '../../lists/schemas/listSchemaRepository.js';
-import { exportItems } from '../../lists/transfer/exportItems.js';
+import { exportItems, type ExportedItem } from '../../lists/transfer/exportItems.js';
 import { OperatorError } from '../../operator/operatorError.js';
 import { ValidationError } from '../../shared/domainErrors.js';
 import { JsonText, stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
@@ -55,13 +55,7 @@ export const listsExport = defineCommand({
         list,
         { filters, orderBy: flags['order-by'], asJson: !csv },
         async (item) => {
-          await put(
-            item instanceof JsonText
-              ? `${item.text}\n`
-              : csv
-                ? csvRow(columns, item)
-                : `${stringifyJson(item)}\n`,
-          );
+          await put(exportLine(item, csv ? columns : undefined));
           if (++count % 10_000 === 0) progress.update(count, `${count} records`);
         },
       );
@@ -85,6 +79,15 @@ export const listsExport = defineCommand({
 });
 
 /** One record as a CSV row: empty for no value, JSON for a file or image value. */
+/**
+ * One record's line: with `csvColumns` a CSV row, else an NDJSON line — Postgres's own JSON
+ * text as it wrote it (only ever asked for NDJSON), or the record written here.
+ */
+function exportLine(item: ExportedItem, csvColumns: readonly string[] | undefined): string {
+  if (item instanceof JsonText) return `${item.text}\n`;
+  return csvColumns ? csvRow(csvColumns, item) : `${stringifyJson(item)}\n`;
+}
+
 function csvRow(columns: readonly string[], item: OrderedObject): string {
   const values = new Map(item.entries);
   return stringify([

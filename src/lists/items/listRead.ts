@@ -161,12 +161,11 @@ async function countMaybeWithPage(
   // the cap as the last count's list size set it: the remembered list may predate its records
   const cap = filterFirstLimit(query, last.records, pageAt.offset + pageAt.limit);
   if (last.total > cap) return countTotal(target);
-  const segment = compileSort(query.sort)[0]!;
   return countWithPage(target, {
     ...pageAt,
     column,
     cap,
-    segment,
+    segment: compileSort(query.sort)[0]!,
     record: recordJson(list.fields),
   });
 }
