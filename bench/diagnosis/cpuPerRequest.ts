@@ -39,6 +39,8 @@ const args = benchArgs({
   },
   options: {
     data: 'bench|sweep  the data set: lk_bench (default) or lk_sweep (`npm run bench:sweep`)',
+    database:
+      "NAME  the data set's database under another name (with --data sweep: lk_sweep_o4000000,\n      its partitioned copy from diagnosis/partitionedCopy.ts)",
     seconds: 'N  seconds measured, after 3 s of warm-up (default 8)',
     connections: 'N  load connections (default 10)',
     rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',
@@ -72,7 +74,10 @@ function snapshot(): Map<string, { comm: string; ticks: number }> {
   return out;
 }
 
-const { apiKey, env } = await benchServerEnv(diagnosisData(args.text('data')));
+const { apiKey, env } = await benchServerEnv(
+  diagnosisData(args.text('data')),
+  args.text('database'),
+);
 const auth = args.text('auth');
 const entry =
   twin !== undefined

@@ -25,6 +25,7 @@ const args = benchArgs({
     "Index-only reads of the sweep's 1M list alone and beside other lists' records: statements\na second on one connection, alternated, and the shared buffers each touched.",
   options: {
     'other-records': 'N  the other-lists database to compare with (default 4000000)',
+    beside: 'NAME  the database to compare with instead (a copy from partitionedCopy.ts)',
     rounds: 'N  alternated rounds (default 3)',
     seconds: 'N  seconds per statement, side and round (default 3)',
   },
@@ -99,7 +100,8 @@ runEntry(async () => {
   const others = args.number('other-records', 4_000_000);
   const rounds = args.number('rounds', 3);
   const seconds = args.number('seconds', 3);
-  const sides = [await openSide('lk_sweep'), await openSide(`lk_sweep_o${others}`)];
+  const beside = args.text('beside') ?? `lk_sweep_o${others}`;
+  const sides = [await openSide('lk_sweep'), await openSide(beside)];
   try {
     console.log(`| read | ${sides.map((s) => `${s.name} /s`).join(' | ')} | ratio | buffers |`);
     console.log('| --- | --- | --- | --- | --- |');

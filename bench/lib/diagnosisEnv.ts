@@ -50,17 +50,23 @@ const DATA_SETS: Record<DiagnosisData, { database: string; meta: SQL; builtBy: s
   },
 };
 
-/** A data set's API key, and the environment a server under diagnosis runs with. */
+/**
+ * A data set's API key, and the environment a server under diagnosis runs with; `database`
+ * another database holding the same data set (the sweep's with other lists, a copy of it).
+ */
 export async function benchServerEnv(
   data: DiagnosisData = 'bench',
+  database?: string,
 ): Promise<{ apiKey: string; env: Record<string, string> }> {
   const set = DATA_SETS[data];
-  const dbUrl = databaseUrl(BENCH_SERVER, set.database);
+  const dbUrl = databaseUrl(BENCH_SERVER, database ?? set.database);
   const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
   try {
     const [meta] = await queryRows<{ key: string; accountId: string | null }>(handle.db, set.meta);
     if (!meta)
-      throw new Error(`no ${data} data set in ${set.database}: run \`${set.builtBy}\` first`);
+      throw new Error(
+        `no ${data} data set in ${database ?? set.database}: run \`${set.builtBy}\` first`,
+      );
     return {
       apiKey: meta.key,
       env: {

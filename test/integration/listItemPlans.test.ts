@@ -4,10 +4,11 @@ import { queryRows } from '../../src/infra/db/client.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
-import { pageIdsQuery, pageQuery } from '../../src/lists/items/pageQueries.js';
+import { pageIdsQuery } from '../../src/lists/items/pageQueries.js';
 import { ONE_PASS_MAX_SKIPPED } from '../../src/lists/items/pageStrategy.js';
 import { call } from '../helpers/call.js';
 import { makeList, type TestList } from '../helpers/lists.js';
+import { firstSegmentPage, planText } from '../helpers/pagePlans.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -122,27 +123,11 @@ describe('lookups by id alone (the 403-or-404 question, after the own rows misse
 });
 
 describe('unfiltered pages: one pass for the first pages, the deferred join past them', () => {
-  async function unfilteredPlan(offset: number): Promise<string> {
-    const sort = parseOrderBy(list.fields, 'score,asc');
-    const where = compileWhere({
-      ownerId: list.ownerId,
-      listId: list.id,
-      fields: list.fields,
-      conditions: [],
-      links: {},
-      sort,
-    });
-    const first = compileSort(sort)[0]!;
-    const query = pageQuery(
-      list.ownerId,
-      sql`${where} and ${first.where}`,
-      first.orderBy,
-      50,
-      offset,
-      offset < ONE_PASS_MAX_SKIPPED,
+  function unfilteredPlan(offset: number): Promise<string> {
+    return planText(
+      t.db,
+      firstSegmentPage(list, {}, 'score,asc', offset, offset < ONE_PASS_MAX_SKIPPED),
     );
-    const rows = await queryRows<{ 'QUERY PLAN': string }>(t.db, sql`explain ${query}`);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
   }
 
   it('reads page 1 in one walk of the sort index, without a second probe per row', async () => {

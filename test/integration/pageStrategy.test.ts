@@ -59,6 +59,7 @@ async function pageIds(query: ItemQuery, offset: number, read: PageRead) {
     t.db,
     {
       ownerId: list.ownerId,
+      listId: list.id,
       where: compileWhere(query),
       segments: compileSort(query.sort),
       filtered: true,

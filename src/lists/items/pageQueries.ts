@@ -5,6 +5,7 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toPageRow, type PageRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
+import { listScope } from './listScope.js';
 import { recordColumns, writtenRecords } from './recordJson.js';
 import { ONE_PASS_MAX_SKIPPED, type MatchedBy } from './pageStrategy.js';
 
@@ -22,7 +23,7 @@ import { ONE_PASS_MAX_SKIPPED, type MatchedBy } from './pageStrategy.js';
  * shape's name (infra/db/unplannedValue.ts). (Exported so a test can read its plan.)
  */
 export function pageQuery(
-  ownerId: number,
+  list: ListRef,
   where: SQL,
   orderBy: SQL,
   limit: number,
@@ -42,9 +43,12 @@ export function pageQuery(
       record,
     );
   }
+  // The rows are looked up by id within the list's scope, not by (id, owner) alone: the same on
+  // one table, and on a table partitioned by list it keeps the lookup in the list's partition
+  // (docs/benchmarks.md, "A table partitioned by list, measured").
   return writtenRecords(
     sql`select ${columns} from ${listItems}
-      where owner_id = ${plannedUnless(hidden, ownerId, 'bigint')}
+      where ${listScope(list.ownerId, list.listId, hidden)}
         and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden, matchedBy)}))
       order by ${orderBy}`,
     record,
@@ -88,9 +92,14 @@ export function pageIdsQuery(
     ) as ${listItems} order by ${orderBy} ${window}`;
 }
 
-/** What selectPage reads: the list's rows matching `where`, in the segments' order. */
-export interface PageSelection {
+/** The list a page is of: its rows are found by id, and named by list as every index names them. */
+export interface ListRef {
   ownerId: number;
+  listId: string;
+}
+
+/** What selectPage reads: the list's rows matching `where`, in the segments' order. */
+export interface PageSelection extends ListRef {
   where: SQL;
   segments: readonly SortSegment[];
   /** whether getListItems has conditions (an unfiltered page is read in one pass while shallow) */
@@ -123,7 +132,7 @@ export async function selectPage(
   limit: number,
   offset: number,
 ): Promise<PageRow[]> {
-  const { ownerId, where, segments, filtered, filterFirst, total, record } = selection;
+  const { where, segments, filtered, filterFirst, total, record } = selection;
   const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
   const named = filterFirst && selection.named === true;
   const rows: PageRow[] = [];
@@ -134,7 +143,7 @@ export async function selectPage(
     const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
     const matchedBy = named ? selection.matchedBy : undefined;
     const query = pageQuery(
-      ownerId,
+      selection,
       scoped,
       order,
       limit - rows.length,

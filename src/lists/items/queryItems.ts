@@ -57,6 +57,7 @@ export async function queryItems(
               ctx.db,
               {
                 ownerId: list.ownerId,
+                listId: list.id,
                 // a walk is planned for its list: its scope in sight (listRead.ts, readTarget)
                 where: byFilter || !isNamed(read) ? where : compileWhere(query, 'bounds'),
                 segments: compileSort(query.sort),
