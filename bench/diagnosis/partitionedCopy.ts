@@ -9,8 +9,8 @@
  *
  * Read-only as a prototype: `list_key` is a plain column in the copy (Postgres does not
  * partition by a generated column), so the service's inserts, which leave it to Postgres,
- * fail there. What the service would need to carry this is in docs/benchmarks.md ("The list
- * alone and beside other lists").
+ * fail there. What the service would need to carry this is in docs/benchmarks.md ("A table
+ * partitioned by list, measured").
  *
  *   npx tsx bench/diagnosis/partitionedCopy.ts [--other-records 4000000] [--partitions 16]
  */

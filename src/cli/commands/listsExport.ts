@@ -78,7 +78,6 @@ export const listsExport = defineCommand({
   },
 });
 
-/** One record as a CSV row: empty for no value, JSON for a file or image value. */
 /**
  * One record's line: with `csvColumns` a CSV row, else an NDJSON line — Postgres's own JSON
  * text as it wrote it (only ever asked for NDJSON), or the record written here.
@@ -88,6 +87,7 @@ function exportLine(item: ExportedItem, csvColumns: readonly string[] | undefine
   return csvColumns ? csvRow(csvColumns, item) : `${stringifyJson(item)}\n`;
 }
 
+/** One record as a CSV row: empty for no value, JSON for a file or image value. */
 function csvRow(columns: readonly string[], item: OrderedObject): string {
   const values = new Map(item.entries);
   return stringify([
