@@ -72,7 +72,7 @@ describe('a page on a table partitioned by list', () => {
   });
 
   it('reads one partition, its rows looked up by id inside the list (the deferred join)', async () => {
-    // past the first pages: the deferred join, whose rows are looked up by id
+    // the deferred join (not one pass), whose rows are looked up by id
     const query = firstSegmentPage(list, { city: 'c10' }, 'score,desc', 0, false);
     const plan = await planText(t.db, query);
     expect(plan).toMatch(/= ANY/);
