@@ -100,8 +100,10 @@ runEntry(async () => {
   const others = args.number('other-records', 4_000_000);
   const rounds = args.number('rounds', 3);
   const seconds = args.number('seconds', 3);
-  const beside = args.text('beside') ?? `lk_sweep_o${others}`;
-  const sides = [await openSide('lk_sweep'), await openSide(beside)];
+  const sides = [
+    await openSide('lk_sweep'),
+    await openSide(args.text('beside') ?? `lk_sweep_o${others}`),
+  ];
   try {
     console.log(`| read | ${sides.map((s) => `${s.name} /s`).join(' | ')} | ratio | buffers |`);
     console.log('| --- | --- | --- | --- | --- |');

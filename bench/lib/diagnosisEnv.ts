@@ -59,14 +59,12 @@ export async function benchServerEnv(
   database?: string,
 ): Promise<{ apiKey: string; env: Record<string, string> }> {
   const set = DATA_SETS[data];
-  const dbUrl = databaseUrl(BENCH_SERVER, database ?? set.database);
+  const name = database ?? set.database;
+  const dbUrl = databaseUrl(BENCH_SERVER, name);
   const handle = connectPostgres(dbUrl, pino({ level: 'silent' }));
   try {
     const [meta] = await queryRows<{ key: string; accountId: string | null }>(handle.db, set.meta);
-    if (!meta)
-      throw new Error(
-        `no ${data} data set in ${database ?? set.database}: run \`${set.builtBy}\` first`,
-      );
+    if (!meta) throw new Error(`no ${data} data set in ${name}: run \`${set.builtBy}\` first`);
     return {
       apiKey: meta.key,
       env: {

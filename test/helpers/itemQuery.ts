@@ -12,7 +12,7 @@ export const slottedField = (slug: string, type: string, slot?: string) =>
 export function itemQueryOn(
   fields: readonly StoredField[],
   filters: Record<string, string>,
-  orderBy: string,
+  orderBy: string | undefined,
   links: ItemQuery['links'] = {},
 ): ItemQuery {
   return {

@@ -1,9 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
+import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { pageQuery } from '../../src/lists/items/pageQueries.js';
 import { itemQueryOn } from './itemQuery.js';
 import type { TestList } from './lists.js';
+
+/** getListItems' parsed query on a test list (its owner and id in the scope). */
+export function listQuery(
+  list: TestList,
+  filters: Record<string, string>,
+  orderBy?: string,
+): ItemQuery {
+  return { ...itemQueryOn(list.fields, filters, orderBy), ownerId: list.ownerId, listId: list.id };
+}
 
 /** The statement of a 50-record page of a list's first sort segment, as selectPage sends it unnamed. */
 export function firstSegmentPage(
@@ -13,15 +23,11 @@ export function firstSegmentPage(
   offset: number,
   onePass: boolean,
 ): SQL {
-  const query = {
-    ...itemQueryOn(list.fields, filters, orderBy),
-    ownerId: list.ownerId,
-    listId: list.id,
-  };
+  const query = listQuery(list, filters, orderBy);
   const where = compileWhere(query);
   const first = compileSort(query.sort)[0]!;
   return pageQuery(
-    { ownerId: list.ownerId, listId: list.id },
+    query,
     first.where ? sql`${where} and ${first.where}` : where,
     first.orderBy,
     50,

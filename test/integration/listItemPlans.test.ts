@@ -2,13 +2,11 @@ import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import { compileSort, compileWhere } from '../../src/lists/filters/compile.js';
-import { parseFilters } from '../../src/lists/filters/parseFilters.js';
-import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import { pageIdsQuery } from '../../src/lists/items/pageQueries.js';
 import { ONE_PASS_MAX_SKIPPED } from '../../src/lists/items/pageStrategy.js';
 import { call } from '../helpers/call.js';
 import { makeList, type TestList } from '../helpers/lists.js';
-import { firstSegmentPage, planText } from '../helpers/pagePlans.js';
+import { firstSegmentPage, listQuery, planText } from '../helpers/pagePlans.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
@@ -35,24 +33,12 @@ beforeAll(async () => {
   await t.db.execute(sql`vacuum analyze list_items`);
 }, 60_000);
 
-async function planOf(filters: Record<string, string>, orderBy: string): Promise<string> {
-  const conditions = parseFilters(list.fields, filters);
-  const sort = parseOrderBy(list.fields, orderBy);
-  const where = compileWhere({
-    ownerId: list.ownerId,
-    listId: list.id,
-    fields: list.fields,
-    conditions,
-    links: {},
-    sort,
-  });
-  const first = compileSort(sort)[0]!;
+function planOf(filters: Record<string, string>, orderBy: string): Promise<string> {
+  const query = listQuery(list, filters, orderBy);
+  const where = compileWhere(query);
+  const first = compileSort(query.sort)[0]!;
   const scoped = first.where ? sql`${where} and ${first.where}` : where;
-  const rows = await queryRows<{ 'QUERY PLAN': string }>(
-    t.db,
-    sql`explain ${pageIdsQuery(scoped, first.orderBy, 50, 0)}`,
-  );
-  return rows.map((r) => r['QUERY PLAN']).join('\n');
+  return planText(t.db, pageIdsQuery(scoped, first.orderBy, 50, 0));
 }
 
 describe('page plans on slotted fields', () => {
@@ -94,19 +80,8 @@ describe('filtered totals', () => {
     [{ score: '>=,50000' }, 'list_items_n1_count_idx'],
     [{ city: 'c3' }, 'list_items_t1_count_idx'],
   ])('counts %j from the narrow count index, index-only', async (filters, index) => {
-    const where = compileWhere({
-      ownerId: list.ownerId,
-      listId: list.id,
-      fields: list.fields,
-      conditions: parseFilters(list.fields, filters),
-      links: {},
-      sort: parseOrderBy(list.fields, undefined),
-    });
-    const rows = await queryRows<{ 'QUERY PLAN': string }>(
-      t.db,
-      sql`explain select count(*) from list_items where ${where}`,
-    );
-    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(
+    const where = compileWhere(listQuery(list, filters));
+    expect(await planText(t.db, sql`select count(*) from list_items where ${where}`)).toMatch(
       new RegExp(`Index Only Scan using ${index}`),
     );
   });
@@ -114,11 +89,9 @@ describe('filtered totals', () => {
 
 describe('lookups by id alone (the 403-or-404 question, after the own rows missed)', () => {
   it('find a record through the primary key (id, owner_id), not by scanning the table', async () => {
-    const rows = await queryRows<{ 'QUERY PLAN': string }>(
-      t.db,
-      sql`explain select owner_id from list_items where id = ${'r123'}`,
+    expect(await planText(t.db, sql`select owner_id from list_items where id = ${'r123'}`)).toMatch(
+      /list_items_pkey/,
     );
-    expect(rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/list_items_pkey/);
   });
 });
 
