@@ -40,7 +40,7 @@ const args = benchArgs({
   options: {
     data: 'bench|sweep  the data set: lk_bench (default) or lk_sweep (`npm run bench:sweep`)',
     database:
-      "NAME  the data set's database under another name (with --data sweep: lk_sweep_o4000000,\n      its partitioned copy from diagnosis/partitionedCopy.ts)",
+      "NAME  the data set's database under another name (with --data sweep: lk_sweep_o4000000)",
     seconds: 'N  seconds measured, after 3 s of warm-up (default 8)',
     connections: 'N  load connections (default 10)',
     rate: 'N  requests a second in all, below saturation: CPU figures without the scheduling\n      noise of a saturated machine (default: as fast as answered)',

@@ -25,7 +25,7 @@ const args = benchArgs({
     "Index-only reads of the sweep's 1M list alone and beside other lists' records: statements\na second on one connection, alternated, and the shared buffers each touched.",
   options: {
     'other-records': 'N  the other-lists database to compare with (default 4000000)',
-    beside: 'NAME  the database to compare with instead (a copy from partitionedCopy.ts)',
+    beside: 'NAME  the database to compare with instead',
     rounds: 'N  alternated rounds (default 3)',
     seconds: 'N  seconds per statement, side and round (default 3)',
   },

@@ -219,8 +219,8 @@ async function build(db: Database, url: string, shape: DatasetShape, log: (l: st
   const flush = async () => {
     if (cols.id!.length === 0) return;
     await client.query(
-      `insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, ${slotNames.join(', ')})
-       select id, s, (select owner_id from list_schemas where id = s), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
+      `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${slotNames.join(', ')})
+       select id, s, hashtextextended(s, 0), (select owner_id from list_schemas where id = s), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
          $1::text[], $2::text[], $3::jsonb[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
          $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[], $12::timestamptz[], $13::bigint[])
          as u(id, s, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)`,

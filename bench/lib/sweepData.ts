@@ -129,8 +129,8 @@ export async function loadSweepData(
           for (const s of SLOTS) cols[s]!.push(changes.slots[s] ?? null);
         }
         await client.query(
-          `insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')})
-           select id, $1, (select owner_id from list_schemas where id = $1), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
+          `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')})
+           select id, $1, hashtextextended($1, 0), (select owner_id from list_schemas where id = $1), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
              $2::text[], $3::jsonb[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
              $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[], $12::timestamptz[],
              $13::bigint[]) as u(id, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)`,
@@ -189,8 +189,8 @@ async function insertOthers(
   const arrays = SLOTS.map((s, i) => `$${i + 3}::${SLOT_TYPES[i]}[]`).join(', ');
   const n = SLOTS.length + 3;
   await client.query(
-    `insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')})
-     select gen_random_uuid()::text, o.id, o.owner, u.d, u.c, u.c, ${SLOTS.map((s) => `u.${s}`).join(', ')}
+    `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')})
+     select gen_random_uuid()::text, o.id, hashtextextended(o.id, 0), o.owner, u.d, u.c, u.c, ${SLOTS.map((s) => `u.${s}`).join(', ')}
      from unnest($1::jsonb[], $2::timestamptz[], ${arrays})
             with ordinality as u(d, c, ${SLOTS.join(', ')}, n)
      cross join generate_series(0, $${n}::int - 1) as r

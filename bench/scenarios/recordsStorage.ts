@@ -209,8 +209,8 @@ async function ensureData(db: ReturnType<typeof connectPostgres>['db'], load: bo
   );
   // One insert in global position order, so the lists' rows are physically interleaved.
   await db.execute(sql`
-    insert into list_items (id, schema_id, owner_id, data, t1, n1, contact_id, created_at, updated_at)
-    select list || '-' || lpad(k::text, 8, '0'), list, (select owner_id from list_schemas where id = list),
+    insert into list_items (id, schema_id, list_key, owner_id, data, t1, n1, contact_id, created_at, updated_at)
+    select list || '-' || lpad(k::text, 8, '0'), list, hashtextextended(list, 0), (select owner_id from list_schemas where id = list),
            jsonb_build_object('s', 'v' || (k % 200), 'n', (k * 7919) % 100000, 'c', 1 + (k % contacts)),
            'v' || (k % 200), (k * 7919) % 100000, 1 + (k % contacts),
            timestamptz '2024-01-01' + pos * interval '1 second',
@@ -252,7 +252,7 @@ async function insertRates(
   );
   const slotRate = await rate('list_items with 3 slots (all slot indexes)', (i) =>
     db.execute(
-      sql`insert into list_items (id, schema_id, owner_id, data, t1, n1, contact_id) values (${`s${stamp}-${i}`}, ${listId}, (select owner_id from list_schemas where id = ${listId}), ${JSON.stringify({ s: 'v1', n: i, c: 3 })}::jsonb, 'v1', ${i}, 3)`,
+      sql`insert into list_items (id, schema_id, list_key, owner_id, data, t1, n1, contact_id) values (${`s${stamp}-${i}`}, ${listId}, hashtextextended(${listId}::text, 0), (select owner_id from list_schemas where id = ${listId}), ${JSON.stringify({ s: 'v1', n: i, c: 3 })}::jsonb, 'v1', ${i}, 3)`,
     ),
   );
   // the whole addListItem path minus HTTP: lookup, validation, counter, insert (contact check

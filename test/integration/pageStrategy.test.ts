@@ -9,6 +9,7 @@ import { pageIdsQuery, selectPage } from '../../src/lists/items/pageQueries.js';
 import { ORDER_INDEX_INCLUDES } from '../../src/lists/items/pageStrategy.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
+import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
 
 /**
  * The two ways of reading a filtered page (src/lists/items/pageStrategy.ts) must answer the
@@ -26,13 +27,14 @@ beforeAll(async () => {
   ]);
   // ties on every sort value, a tenth of each missing (the second sort segment), mixed-case
   // cities (text order is the collation's, with or without the unindexed form)
+  const key = await listKeyInsert(t.db, list.id);
   await t.db.execute(sql`
-    insert into list_items (id, schema_id, owner_id, data, t1, n1, d1, created_at, updated_at)
+    insert into list_items (id, schema_id, owner_id, data, t1, n1, d1, created_at, updated_at${key.column})
     select 'r' || k, ${list.id}, ${t.owner.accountId},
            jsonb_strip_nulls(jsonb_build_object('city', c, 'score', s, 'day', to_char(d, 'YYYY-MM-DD'),
              'flag', k % 2 = 0)),
            c, s, d,
-           now() - (k % 97) * interval '1 minute', now() - (k % 89) * interval '1 second'
+           now() - (k % 97) * interval '1 minute', now() - (k % 89) * interval '1 second'${key.value}
     from generate_series(1, 3000) as k,
       lateral (select case when k % 10 = 0 then null else (array['Ab', 'ab', 'B', 'é', 'z'])[1 + k % 5] || (k % 7) end as c,
                       case when k % 10 = 3 then null else (k * 7919) % 50 end as s,

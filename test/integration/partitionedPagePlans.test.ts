@@ -6,13 +6,12 @@ import { firstSegmentPage, planText } from '../helpers/pagePlans.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 
 /**
- * The page statement on list_items partitioned by list, the design measured for reads that
- * do not grow with other lists' records (docs/benchmarks.md, "A table partitioned by list,
- * measured"; bench/diagnosis/partitionedCopy.ts builds the same from the sweep's data). Every
- * part of the statement must name the list, or Postgres plans and probes every partition.
+ * The page statement on list_items as migration 0021 partitions it by list, so reads do not
+ * grow with other lists' records (docs/records.md, "One list's records in one partition").
+ * Every part of the statement must name the list, or Postgres plans and probes every
+ * partition.
  */
 let list: TestList;
-const PARTITIONS = 4;
 
 const t = testAppForFile({ redis: false, tenants: ['owner'] });
 beforeAll(async () => {
@@ -24,25 +23,6 @@ beforeAll(async () => {
     [1, 2, 3, 4, 5, 6, 7].map((n) =>
       makeList(t.db, t.owner, [{ slug: 'x', type: 'string' }], `o${n}`),
     ),
-  );
-  const indexes = await queryRows<{ indexdef: string }>(
-    t.db,
-    sql`select indexdef from pg_indexes where tablename = 'list_items' and indexname <> 'list_items_pkey'`,
-  );
-  const partitions = Array.from(
-    { length: PARTITIONS },
-    (_, i) =>
-      `create table list_items_p${i} partition of list_items for values with (modulus ${PARTITIONS}, remainder ${i});`,
-  );
-  // list_key plain, not generated: Postgres does not partition by a generated column
-  await t.db.execute(
-    sql.raw(`
-      alter table list_items rename to list_items_flat;
-      create table list_items (like list_items_flat including defaults) partition by hash (list_key);
-      ${partitions.join('\n')}
-      drop table list_items_flat;
-      alter table list_items add primary key (id, owner_id, list_key);
-      ${indexes.map((i) => `${i.indexdef};`).join('\n')}`),
   );
   const lists = [list.id, ...others.map((o) => o.id)];
   await t.db.execute(sql`

@@ -11,14 +11,15 @@ import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { addItemsViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
- * A first-time read of one slotted condition sends its count and its filter-first page under
- * their shape's name with every value out of the planner's sight (src/infra/db/
- * unplannedValue.ts), so Postgres plans them five times and then keeps one plan. The small
- * list read sits beside a large one: with its key in sight, every plan made for the small
- * list looked cheaper than the kept one, and each read was planned again. The app runs on one
- * connection, so what that connection holds can be asked of it between requests. Nothing is
- * remembered (LIST_CACHE_ROWS=0): every read counts. On Citus (the CI's Citus step) the reads
- * answer the same and nothing is named.
+ * A first-time read of one slotted condition sends its count under its shape's name with its
+ * values out of the planner's sight (src/infra/db/unplannedValue.ts) to sessions that keep
+ * one plan for any value (src/infra/db/keptPlans.ts): Postgres plans it once and keeps that
+ * plan. The small list read sits beside a large one: left to Postgres's own choice, with the
+ * list's key in sight every plan made for the small list looked cheaper than the kept one,
+ * and each read was planned again. The app runs on one connection a pool, so what that
+ * connection holds can be asked of it between requests. Nothing is remembered
+ * (LIST_CACHE_ROWS=0): every read counts. On Citus (the CI's Citus step) the reads answer
+ * the same and nothing is named.
  */
 let database: TestDatabase;
 let handle: DatabaseHandle;
@@ -115,16 +116,12 @@ describe('the count and page of one slotted condition', () => {
 });
 
 /**
- * The count was sent, and every statement run more than five times was planned five times and
- * then ran on its kept plan (a first read counts alone; the later ones may bring their page
- * in the count's statement: countedPage.ts).
+ * The count was sent, and every statement ran on its one kept plan, one of them more than five
+ * times (a first read counts alone; the later ones may bring their page in the count's
+ * statement: countedPage.ts).
  */
 function expectKept(kept: PreparedShape[]): void {
   expect(kept.some((s) => /count\(\*\)/.test(s.statement))).toBe(true);
-  const often = kept.filter((s) => s.custom_plans + s.generic_plans > 5);
-  expect(often.length).toBeGreaterThan(0);
-  for (const s of often) {
-    expect(s.custom_plans).toBe(5);
-    expect(s.generic_plans).toBeGreaterThan(0);
-  }
+  expect(kept.some((s) => s.generic_plans > 5)).toBe(true);
+  for (const s of kept) expect(s.custom_plans).toBe(0);
 }

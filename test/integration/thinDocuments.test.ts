@@ -11,6 +11,7 @@ import { call } from '../helpers/call.js';
 import { rawRecord } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
+import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
 
 /**
  * Thin documents (src/lists/items/itemSlots.ts): a slotted field's value is written to its
@@ -66,11 +67,12 @@ async function legacyRecord(stored: StoredField[]): Promise<string> {
   );
   const id = uuidv7();
   const slots = Object.entries(changes.slots) as [SlotColumn, string][];
+  const key = await listKeyInsert(t.db, listId);
   await t.db.execute(
-    sql`insert into list_items (id, schema_id, owner_id, data${sql.join(
+    sql`insert into list_items (id, schema_id, owner_id, data${key.column}${sql.join(
       slots.map(([slot]) => sql`, ${sql.identifier(slot)}`),
     )})
-        values (${id}, ${listId}, ${t.owner.accountId}, ${JSON.stringify(changes.data)}::jsonb${sql.join(
+        values (${id}, ${listId}, ${t.owner.accountId}, ${JSON.stringify(changes.data)}::jsonb${key.value}${sql.join(
           slots.map(([slot, text]) => sql`, ${text}::${sql.raw(slotSqlType(slot))}`),
         )})`,
   );

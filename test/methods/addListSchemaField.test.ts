@@ -4,6 +4,7 @@ import { listItems, listSchemas } from '../../src/infra/db/schema/index.js';
 import { MAX_FIELDS_PER_LIST } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject } from '../helpers/factories.js';
+import { insertRecordRows } from '../helpers/records.js';
 import { listFieldCalls } from '../helpers/listFieldCalls.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
@@ -98,7 +99,7 @@ describe('addListSchemaField (addListSchemaField)', () => {
 
   it('gives the new field a free storage slot and does not touch existing records', async () => {
     const id = await createList();
-    await t.db.insert(listItems).values({
+    await insertRecordRows(t.db, {
       id: `${id}-r`,
       schemaId: id,
       ownerId: t.owner.accountId,

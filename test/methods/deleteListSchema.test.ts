@@ -13,6 +13,7 @@ import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject, type Tenant } from '../helpers/factories.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 import { createListViaApi } from '../helpers/viaApi.js';
+import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner', 'other'] });
 
@@ -23,10 +24,11 @@ const createList = async (tenant: Tenant, projectUuid = tenant.projectUuid) =>
 
 /** Records written straight into the table, as many as a test needs. */
 async function insertItems(db: Database, schemaId: string, n: number): Promise<void> {
+  const key = await listKeyInsert(db, schemaId);
   await db.execute(sql`
-    insert into list_items (id, schema_id, owner_id, data, t1)
+    insert into list_items (id, schema_id, owner_id, data, t1${key.column})
     select ${schemaId} || '-' || g, ${schemaId},
-           (select owner_id from list_schemas where id = ${schemaId}), jsonb_build_object('title', 'v' || g), 'v' || g
+           (select owner_id from list_schemas where id = ${schemaId}), jsonb_build_object('title', 'v' || g), 'v' || g${key.value}
     from generate_series(1, ${n}::int) g`);
 }
 

@@ -11,6 +11,8 @@ import {
 import { removeField } from '../../src/lists/schemas/fieldRepository.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { makeInvitedProject } from '../helpers/factories.js';
+import { insertRecordRows } from '../helpers/records.js';
+import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
 import { listFieldCalls } from '../helpers/listFieldCalls.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
 
@@ -43,7 +45,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
       const id = await createList();
       const otherList = await createList();
       await add(id, { name: 'Note', slug: 'note', type: 'string' });
-      await t.db.insert(listItems).values([
+      await insertRecordRows(t.db, [
         {
           id: `${id}-1`,
           schemaId: id,
@@ -93,9 +95,10 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
 
   it('erases the values of a list larger than one batch', async () => {
     const id = await createList();
+    const key = await listKeyInsert(t.db, id);
     await t.db.execute(sql`
-      insert into list_items (id, schema_id, owner_id, data, t1, n1)
-      select ${id} || '-' || g, ${id}, ${t.owner.accountId}, jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
+      insert into list_items (id, schema_id, owner_id, data, t1, n1${key.column})
+      select ${id} || '-' || g, ${id}, ${t.owner.accountId}, jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g${key.value}
       from generate_series(1, 12001) g`);
     expect((await del(id, 'price')).status).toBe(204);
     const [left] = await queryRows<{ n: number }>(
@@ -114,7 +117,7 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
 
   it('frees the slot once erased, and a re-added slug starts empty', async () => {
     const id = await createList();
-    await t.db.insert(listItems).values({
+    await insertRecordRows(t.db, {
       id: `${id}-1`,
       schemaId: id,
       ownerId: t.owner.accountId,
@@ -184,10 +187,11 @@ describe('deleteListSchemaField (deleteListSchemaField)', () => {
 describe('erasing a deleted field’s values when the request is cut short (deleteListSchemaField)', () => {
   it('hides the field at once, holds its slug and slot, and is finished by the background job', async () => {
     const id = await createList();
+    const key = await listKeyInsert(t.db, id);
     await t.db.execute(sql`
-      insert into list_items (id, schema_id, owner_id, data, t1, n1)
+      insert into list_items (id, schema_id, owner_id, data, t1, n1${key.column})
       select ${id} || '-' || lpad(g::text, 4, '0'), ${id}, ${t.owner.accountId},
-             jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g
+             jsonb_build_object('title', 't' || g, 'price', g), 't' || g, g${key.value}
       from generate_series(1, 450) g`);
 
     // The request's first step only, as if the process died right after it.
@@ -243,9 +247,10 @@ describe('erasing a deleted field’s values when the request is cut short (dele
 
   it('answers before a big erase is done and finishes it in the background', async () => {
     const id = await createList();
+    const key = await listKeyInsert(t.db, id);
     await t.db.execute(sql`
-      insert into list_items (id, schema_id, owner_id, data, t1)
-      select ${id} || '-' || g, ${id}, ${t.owner.accountId}, jsonb_build_object('title', 't' || g), 't' || g
+      insert into list_items (id, schema_id, owner_id, data, t1${key.column})
+      select ${id} || '-' || g, ${id}, ${t.owner.accountId}, jsonb_build_object('title', 't' || g), 't' || g${key.value}
       from generate_series(1, 300) g`);
     await removeField(t.db, t.owner.accountId, id, 'title', now);
     // Another session holds the rows, so the background erase waits on them and the count
@@ -281,7 +286,7 @@ describe('erasing a deleted field’s values when the request is cut short (dele
 
   it('does not resume an erasure whose eraser is still reporting', async () => {
     const id = await createList();
-    await t.db.insert(listItems).values({
+    await insertRecordRows(t.db, {
       id: `${id}-1`,
       schemaId: id,
       ownerId: t.owner.accountId,

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { MAX_STRING_CHARS } from '../../src/lists/field-types/string.js';
 import { call, TRANSPORTS } from '../helpers/call.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
+import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
 
 /**
  * Resource limits. The body, qs and like limits have their own tests
@@ -110,11 +111,12 @@ describe('limit=1000 pages of 30-field records (getListItems, the limits)', () =
     const first = await as('addListItem', { schema_id: listId, data });
     expect(first.status).toBe(201);
     // The other records are copies of the first, made in SQL (the API path is not under test).
+    const key = await listKeyInsert(t.db, sql`schema_id`);
     await t.db.execute(sql`
       INSERT INTO list_items (id, schema_id, owner_id, data, t1, t2, t3, n1, n2, n3, d1, d2,
-                              contact_id, bot_id, created_at, updated_at)
+                              contact_id, bot_id, created_at, updated_at${key.column})
       SELECT id || '-' || g, schema_id, owner_id, data, t1, t2, t3, n1, n2, n3, d1, d2,
-             contact_id, bot_id, created_at + g * interval '1 ms', updated_at
+             contact_id, bot_id, created_at + g * interval '1 ms', updated_at${key.value}
       FROM list_items, generate_series(1, ${RECORDS - 1}) AS g
       WHERE id = ${first.body.data.id}`);
     await t.db.execute(sql`UPDATE list_schemas SET item_count = ${RECORDS} WHERE id = ${listId}`);

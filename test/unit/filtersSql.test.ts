@@ -320,9 +320,10 @@ describe('values hidden from the planner (compileWhere hiding)', () => {
     );
   });
 
-  it('all: the owner, the list and every operand behind a subquery', () => {
+  it("all: the owner and every operand behind a subquery; the list's key a parameter", () => {
+    // the key names the list's partition (listScope.ts)
     expect(compiled({ n: '<,5', s: 'x' }, 'all')).toBe(
-      '"owner_id" = (select $1::bigint) and "list_key" = hashtextextended((select $2::text), 0) and "n1" < (select $3::numeric) and "t1" = (select $4)',
+      '"owner_id" = (select $1::bigint) and "list_key" = hashtextextended($2::text, 0) and "n1" < (select $3::numeric) and "t1" = (select $4)',
     );
     expect(compiled({ d: '=,2026-01-02' }, 'all')).toContain(
       '"d1" >= (select $3::timestamptz) and "d1" < (select $4::timestamptz)',

@@ -9,8 +9,8 @@ with bumped as (
   update list_schemas set item_count = item_count + 1, version = version + 1
   where owner_id = :owner and id = :list returning id, owner_id, bot_id, layout),
 inserted as (
-  insert into list_items (id, schema_id, owner_id, data, created_at, updated_at, t1, t2, t3, n1, n2, n3, d1, d2)
-  select gen_random_uuid()::text, bumped.id, bumped.owner_id, jsonb_build_object('f9', true), now(), now(),
+  insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, t1, t2, t3, n1, n2, n3, d1, d2)
+  select gen_random_uuid()::text, bumped.id, hashtextextended(bumped.id, 0), bumped.owner_id, jsonb_build_object('f9', true), now(), now(),
     'c' || (:k % 1000), 's' || (:k % 100), 'note ' || :k, (:k::bigint * 7919) % 1000000,
     (:k::bigint * 104729) % 1000000, ((:k::bigint * 31) % 100000) / 100.0,
     '2020-01-01'::timestamptz + ((:k::bigint * 6151) % 1000) * interval '1 day',

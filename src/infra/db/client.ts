@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import * as schema from './schema/index.js';
+import { keepPlansOn } from './keptPlans.js';
 import { boundShapeStatements, dropStatementNames } from './statementNames.js';
 
 /** The one query interface the service uses, on Postgres and on embedded PGlite alike. */
@@ -87,6 +88,31 @@ export function connectPostgres(
   options: PostgresOptions = {},
 ): DatabaseHandle {
   const named = options.preparedStatements ?? true;
+  const pool = postgresPool(url, log, options);
+  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
+  if (!named) return { db, kind: 'postgres', pool, close: () => pool.end() };
+  // the statements sent under their shape's name go to connections of their own, where
+  // Postgres keeps one plan for every value (shapeStatements.ts)
+  const kept = postgresPool(url, log, options, '-c plan_cache_mode=force_generic_plan');
+  keepPlansOn(db, drizzlePg({ client: kept, schema }));
+  return {
+    db,
+    kind: 'postgres',
+    pool,
+    close: async () => {
+      await Promise.all([pool.end(), kept.end()]);
+    },
+  };
+}
+
+/** A pool of connectPostgres; `settings`: more startup parameters of its sessions. */
+function postgresPool(
+  url: string,
+  log: Pick<Logger, 'error'>,
+  options: PostgresOptions,
+  settings = '',
+): pg.Pool {
+  const named = options.preparedStatements ?? true;
   const pool = new pg.Pool({
     connectionString: url,
     // More connections than a small machine has cores only queue inside Postgres.
@@ -100,7 +126,8 @@ export function connectPostgres(
     ...(named
       ? {
           statement_timeout: options.statementTimeoutMs ?? 15_000,
-          options: `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0} -c random_page_cost=${options.randomPageCost ?? 1.1}`,
+          options:
+            `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0} -c random_page_cost=${options.randomPageCost ?? 1.1} ${settings}`.trim(),
         }
       : {}),
     query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,
@@ -122,8 +149,7 @@ export function connectPostgres(
     if (named) boundShapeStatements(client);
     else dropStatementNames(client);
   });
-  const db = drizzlePg({ client: pool, schema }) as unknown as Database;
-  return { db, kind: 'postgres', pool, close: () => pool.end() };
+  return pool;
 }
 
 export async function openEmbedded(dataDir: string): Promise<DatabaseHandle & { pglite: PGlite }> {

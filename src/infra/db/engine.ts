@@ -12,19 +12,43 @@ import { queryRows, type Database } from './client.js';
  * database that gains the extension while the service runs keeps the Postgres forms until
  * the next start; they are correct there, only slower.
  */
-const known = new WeakMap<object, Promise<boolean>>();
+const known = new WeakMap<object, Promise<EngineFacts>>();
 
-export function onCitus(db: Database): Promise<boolean> {
+interface EngineFacts {
+  citus: boolean;
+  itemsPartitioned: boolean;
+}
+
+function engineFacts(db: Database): Promise<EngineFacts> {
   const key = (db as unknown as { dialect?: object }).dialect ?? db;
   let answer = known.get(key);
   if (!answer) {
-    answer = queryRows<{ citus: boolean }>(
+    answer = queryRows<EngineFacts>(
       db,
-      sql`select exists (select 1 from pg_extension where extname = 'citus') as citus`,
-    ).then(([row]) => row?.citus === true);
+      sql`select exists (select 1 from pg_extension where extname = 'citus') as citus,
+            exists (select 1 from pg_class where oid = to_regclass('public.list_items')
+                    and relkind = 'p') as "itemsPartitioned"`,
+    ).then(([row]) => ({
+      citus: row?.citus === true,
+      itemsPartitioned: row?.itemsPartitioned === true,
+    }));
     // a failed look-up (the database down) is asked again next time, not remembered
     answer.catch(() => known.delete(key));
     known.set(key, answer);
   }
   return answer;
+}
+
+export async function onCitus(db: Database): Promise<boolean> {
+  return (await engineFacts(db)).citus;
+}
+
+/**
+ * Whether list_items is partitioned by list (migration 0021; not on Citus): there inserts name
+ * `list_key`, a plain column (on Citus it stays generated, and Postgres refuses a value for a
+ * generated column), and a page's statement is planned for its list's one partition each time
+ * (lists/items/pageQueries.ts). Asked with onCitus's query and remembered alike.
+ */
+export async function listItemsPartitioned(db: Database): Promise<boolean> {
+  return (await engineFacts(db)).itemsPartitioned;
 }

@@ -1,6 +1,7 @@
 import type { SQL } from 'drizzle-orm';
 import { queryRows, type Database } from './client.js';
 import { onCitus } from './engine.js';
+import { keptPlansOf } from './keptPlans.js';
 import { shapeName } from './statementNames.js';
 
 /**
@@ -17,7 +18,7 @@ import { shapeName } from './statementNames.js';
  */
 export async function queryShapeRows<T>(db: Database, query: SQL): Promise<T[]> {
   if (await onCitus(db)) return queryRows<T>(db, query);
-  const session = (db as unknown as { session: DrizzleSession }).session;
+  const session = ((keptPlansOf(db) ?? db) as unknown as { session: DrizzleSession }).session;
   const built = session.dialect.sqlToQuery(query);
   const name = shapeName(built.sql);
   const result = (await session.prepareQuery(built, undefined, name, false).execute()) as {

@@ -10,6 +10,8 @@ import { isLookupableId } from '../schemas/listSchemaRepository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { listGuard, refuseInsert } from './itemRows.js';
 import { countInsertedBatch, transactionOr } from './batchTransaction.js';
+import { listKeyInsert } from './listKeyInsert.js';
+import { listKeyOf, recordInList } from './listScope.js';
 import { SLOT_COLUMNS, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { slotColumnsSql } from './itemSlots.js';
@@ -75,8 +77,9 @@ export async function insertItemRows(
   const records = rows.map(({ id, changes }) => ({ id, d: changes.kept, ...changes.slots }));
   const columns = SLOT_COLUMNS.map((slot) => sql`, ${sql.identifier(slot)}`);
   const guard = listGuard(ownerId, listId, fieldsSeen);
-  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
-  const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(columns)})`;
+  const key = await listKeyInsert(db, listId);
+  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
+  const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(columns)})`;
   const citus = await onCitus(db);
   const written = await transactionOr(
     db,
@@ -115,14 +118,25 @@ export async function insertItemRows(
  * (by default its `tid`, the ctid): one probe of the primary key per id. `offset 0` keeps the
  * planner from joining the whole list instead, which it prefers while the table's statistics
  * do not know the list yet (as after a large import); for the same reason callers check the
- * list on the found row, not in the probe. The statement that then writes `where li.ctid =
- * v.tid` names `li.owner_id` too: on Citus that makes it one single-shard statement, run on
- * the worker as written (without it Citus plans the probe apart and refuses the ctid join).
+ * list's id on the found row, and the probe names the list's key only as recordInList does. The statement that then writes `where li.ctid = v.tid` names `li.owner_id` too: on
+ * Citus that makes it one single-shard statement, run on the worker as written (without it
+ * Citus plans the probe apart and refuses the ctid join). It names `li.list_key` as well: a
+ * ctid is a place within one partition of list_items (migration 0021), and the list's key
+ * names the partition.
  */
-function probed(ownerId: number, source: SQL, columns: SQL = sql`ctid as tid`): SQL {
+function probed(
+  ownerId: number,
+  source: SQL,
+  columns: SQL = sql`ctid as tid`,
+  /** the list the records must be of: the primary key's last column, so one partition is probed */
+  listId?: string,
+): SQL {
+  const record =
+    listId === undefined
+      ? sql`owner_id = ${ownerId} and id = u.id`
+      : recordInList('list_items', ownerId, listId, sql`u.id`);
   return sql`select u.*, found.* from ${source}
-    cross join lateral (
-      select ${columns} from ${listItems} where owner_id = ${ownerId} and id = u.id offset 0) found`;
+    cross join lateral (select ${columns} from ${listItems} where ${record} offset 0) found`;
 }
 
 /**
@@ -195,8 +209,9 @@ export async function updateItemRows(
   // the slugs now in slots leave `data` (a record written before thin documents had both)
   const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
       updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-    from (${probed(ownerId, rowsOf(records), previous)}) v
-    where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
+    from (${probed(ownerId, rowsOf(records), previous, listId)}) v
+    where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
+      and li.schema_id = ${listId}
     returning li.id, li.data, li.created_at, li.updated_at${slotColumnsSql('li')}, v.previous`;
   const citus = await onCitus(db);
   /** undefined until the list's guard has passed */
@@ -248,8 +263,9 @@ export async function deleteItemRows(
   keep: (deleted: ReadonlySet<string>) => boolean,
 ): Promise<ReadonlySet<string>> {
   const remove = (previous: SQL) => sql`delete from ${listItems} li
-    using (${probed(ownerId, idsOf(ids), previous)}) v
-    where li.ctid = v.tid and li.owner_id = ${ownerId} and li.schema_id = ${listId}
+    using (${probed(ownerId, idsOf(ids), previous, listId)}) v
+    where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
+      and li.schema_id = ${listId}
     returning li.id, li.schema_id, v.previous`;
   const citus = await onCitus(db);
   let deleted: ReadonlySet<string> = new Set();

@@ -9,6 +9,7 @@ import type { StoredChanges } from './storedRow.js';
 import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
+import { listKeyInsert } from './listKeyInsert.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -60,6 +61,7 @@ export async function insertItemRowOnCitus(
   also?: SQL,
 ): Promise<boolean> {
   const stamp = now.toISOString();
+  const key = await listKeyInsert(db, listId);
   const counted = async (tx: Database) =>
     (
       await queryRows(
@@ -70,9 +72,9 @@ export async function insertItemRowOnCitus(
     ).length > 0;
   const write = async (tx: Database) => {
     await tx.execute(
-      sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
+      sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)})
           values (${id}, ${listId}, ${ownerId}, ${JSON.stringify(changes.kept)}::jsonb,
-            ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(slots.values)})`,
+            ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)})`,
     );
     await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, [{ id }]));
     // `also` reads the CTE `inserted` of the Postgres form's statement

@@ -1,3 +1,4 @@
+import { listScope } from './listScope.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
@@ -128,7 +129,7 @@ export async function countWithPage(
           sql`select ${recordColumns(record)}, array_position(t.ids, id) as pos
             from ${listItems}
             where t.n <= ${plannedUnless(named, cap, 'int')}
-              and owner_id = ${plannedUnless(named, ownerId, 'bigint')} and id = any(t.ids)
+              and ${listScope(ownerId, listId, named)} and id = any(t.ids)
             offset 0`,
           record,
           ', pos',

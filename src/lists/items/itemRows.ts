@@ -11,6 +11,8 @@ import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
+import { listKeyInsert } from './listKeyInsert.js';
+import { recordInList } from './listScope.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -53,6 +55,7 @@ export async function insertItemRow(
     return written;
   }
   const stamp = now.toISOString();
+  const key = await listKeyInsert(db, listId);
   const inserted = await queryRows<{ id: string }>(
     db,
     sql`with bumped as (
@@ -60,9 +63,9 @@ export async function insertItemRow(
           where ${guard}
           returning ${LIST_FOR_CHANGES})
         , inserted as (
-        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${sql.join(slots.columns)})
+        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)})
         select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.kept)}::jsonb,
-               ${stamp}::timestamptz, ${stamp}::timestamptz${sql.join(slots.values)}
+               ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)}
         from bumped
         returning id, data, created_at, updated_at${slotColumnsSql()})
         , feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
@@ -123,10 +126,7 @@ export async function updateItemRow(
     return updateItemRowOnCitus(db, ownerId, listId, id, guard, assignments, changes, now);
   }
   // The guard is also the list's version bump: one statement, one snapshot. The record is
-  // found by its primary key alone: with its list in the condition too (or its list looked up
-  // from it here), a planner whose statistics do not know the list yet, as after a large
-  // import, walked the owner's or the list's (owner, list, …) index instead, at a cost that
-  // grows with the list (test/integration/itemWritePlans.test.ts checks the plan).
+  // found by its primary key alone, in its list's partition (recordInList).
   const [row] = await queryRows<StoredItemRow>(
     db,
     sql`with bumped as (
@@ -135,13 +135,13 @@ export async function updateItemRow(
           returning ${LIST_FOR_CHANGES}),
         before as (
           select r.id, ${previousRow('r')} as previous from ${listItems} r
-          where r.owner_id = ${ownerId} and r.id = ${id} and exists (select 1 from bumped)
+          where ${recordInList('r', ownerId, listId, sql`${id}`)} and exists (select 1 from bumped)
           for update),
         updated as (
           update ${listItems} set data = ${keptData(sql`${listItems}.data`, changes)},
             updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
           from before
-          where ${listItems}.owner_id = ${ownerId} and ${listItems}.id = before.id
+          where ${recordInList('list_items', ownerId, listId, sql`before.id`)}
           returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,
             ${listItems}.updated_at${slotColumnsSql('list_items')}, before.previous),
         feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
@@ -173,7 +173,7 @@ export async function deleteItemRow(
       // the whole row is returned and turned into JSON after: Citus refuses functions that
       // are not immutable (to_jsonb) in RETURNING
       sql`with deleted as (
-            delete from ${listItems} r where r.owner_id = ${ownerId} and r.id = ${id}
+            delete from ${listItems} r where ${recordInList('r', ownerId, listId, sql`${id}`)}
             returning r.id, r.schema_id, r as row),
           gone as (select d.id, d.schema_id, ${previousRow('d', 'row')} as previous from deleted d),
           bumped as (

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
+import { plannedUnless } from '../../infra/db/unplannedValue.js';
 
 /**
  * The records of one list, named as every list_items index names them: the owner (the tenant
@@ -8,11 +8,33 @@ import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
  * `list_schemas_list_key_idx` keeps that hash unique among an owner's lists, so the two name
  * exactly one list. Every statement that reads a list's records through an index starts here:
  * written with `schema_id` instead, it would find no index and read all of the owner's records.
- * `hidden`: both out of the planner's sight, for a statement kept under its shape's name on
- * Postgres (infra/db/unplannedValue.ts).
+ * `hidden`: the owner out of the planner's sight, for a statement kept under its shape's name
+ * (infra/db/unplannedValue.ts). The list's key stays a parameter even there: on list_items
+ * partitioned by list (migration 0021) it is what lets the plan kept for any value set aside
+ * every other partition when the statement starts ("Subplans Removed"); hidden, the plan held
+ * and probed all of them. Those statements run where Postgres keeps their one plan anyway
+ * (infra/db/shapeStatements.ts).
  */
 export function listScope(ownerId: number, listId: string, hidden = false): SQL {
   const owner = plannedUnless(hidden, ownerId, 'bigint');
-  const list = hidden ? unplanned(listId, 'text') : sql`${listId}::text`;
-  return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = hashtextextended(${list}, 0)`;
+  return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = ${listKeyOf(listId)}`;
+}
+
+/** The list's key as list_items holds it: with a record's id, the whole primary key. */
+export function listKeyOf(listId: string): SQL {
+  return sql`hashtextextended(${listId}::text, 0)`;
+}
+
+/**
+ * The record `id` of a list, as its primary key finds it in the list's one partition: the id
+ * and the list's key as the key's conditions, the owner checked on the row found. Written as
+ * a plain condition, the owner and the list's key together matched the start of every other
+ * index of list_items, and a planner that knew nothing of the list yet (right after a large
+ * import) took those for as cheap as the key and walked the whole list for one record
+ * (test/integration/itemWritePlans.test.ts). `table`: the alias the statement gives list_items.
+ */
+export function recordInList(table: string, ownerId: number, listId: string, id: SQL): SQL {
+  const column = (name: string) => sql`${sql.identifier(table)}.${sql.identifier(name)}`;
+  return sql`${column('id')} = ${id} and ${column('list_key')} = ${listKeyOf(listId)}
+    and (${column('owner_id')} = ${ownerId}) is true`;
 }

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
+import { listItemsPartitioned } from '../../infra/db/engine.js';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
@@ -135,6 +136,12 @@ export async function selectPage(
   const { where, segments, filtered, filterFirst, total, record } = selection;
   const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
   const named = filterFirst && selection.named === true;
+  // Written as for a kept plan, but not kept where list_items is partitioned by list: a plan
+  // made for any list holds every partition, and Postgres priced an ordered walk of each as if
+  // all sixteen would run, so the kept page plan sorted the whole list instead of walking the
+  // condition's index; planned for its list, it is the one partition's plan
+  // (test/integration/listBoundedPlans.test.ts).
+  const send = named && !(await listItemsPartitioned(db));
   const rows: PageRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
@@ -153,7 +160,7 @@ export async function selectPage(
       matchedBy,
       record,
     );
-    const got = (await queryRowsNamedIf<StoredItemRow>(named, db, query)).map(toPageRow);
+    const got = (await queryRowsNamedIf<StoredItemRow>(send, db, query)).map(toPageRow);
     rows.push(...got);
     if (rows.length >= limit || i === segments.length - 1) break;
     if (total !== undefined && offset + rows.length >= total) break;

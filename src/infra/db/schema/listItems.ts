@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  check,
   index,
   type AnyPgColumn,
   jsonb,
@@ -26,13 +27,16 @@ export const listItems = pgTable(
     ownerId: bigint('owner_id', { mode: 'number' }).notNull(),
     /**
      * The list as 8 bytes (migration 0016), second in every index in place of the 36-character
-     * `schema_id`: an entry of a count index is half as wide. A hash of `schema_id`, so no
-     * write path can set it wrong; unique among an owner's lists by `list_schemas_list_key_idx`,
-     * so `owner_id` and `list_key` name one list (src/lists/items/listScope.ts).
+     * `schema_id`: an entry of a count index is half as wide. A hash of `schema_id`
+     * (`hashtextextended(schema_id, 0)`), unique among an owner's lists by
+     * `list_schemas_list_key_idx`, so `owner_id` and `list_key` name one list
+     * (src/lists/items/listScope.ts). Also the key the table is partitioned by (migration
+     * 0021, docs/records.md "One list's records in one partition"): Postgres refuses a
+     * generated partition key, so every insert names it and `list_items_list_key_check` keeps
+     * any write from setting it wrong. (On a Citus database the table stays one table per shard
+     * and the column stays generated: src/infra/db/engine.ts `listItemsPartitioned`.)
      */
-    listKey: bigint('list_key', { mode: 'bigint' })
-      .notNull()
-      .generatedAlwaysAs(sql`hashtextextended(schema_id, 0)`),
+    listKey: bigint('list_key', { mode: 'bigint' }).notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     t1: text('t1'),
     t2: text('t2'),
@@ -49,8 +53,10 @@ export const listItems = pgTable(
   },
   (t) => [
     // the tenant key second: the key serves lookups by (owner, id) and, after the caller's
-    // own rows missed, by id alone (403 or 404) — no second index on id (docs/scaling.md)
-    primaryKey({ name: 'list_items_pkey', columns: [t.id, t.ownerId] }),
+    // own rows missed, by id alone (403 or 404) — no second index on id (docs/scaling.md);
+    // the list's key last, as a partitioned table's keys must hold its partition key
+    primaryKey({ name: 'list_items_pkey', columns: [t.id, t.ownerId, t.listKey] }),
+    check('list_items_list_key_check', sql`${t.listKey} = hashtextextended(${t.schemaId}, 0)`),
     // INCLUDEs every number, date and link slot (migration 0014): any combination of
     // conditions can be counted inside the list's own entries
     index('list_items_created_idx').on(t.ownerId, t.listKey, t.createdAt, t.id),

@@ -1,0 +1,19 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Database } from '../../infra/db/client.js';
+import { listItemsPartitioned } from '../../infra/db/engine.js';
+
+/**
+ * What an insert into list_items adds for the records' list key: `, list_key` to its columns
+ * and `, hashtextextended(<list id>, 0)` to each row's values where the table is partitioned
+ * by that key (migration 0021); nothing where Postgres computes the column itself (Citus).
+ * `list_items_list_key_check` refuses any other value.
+ */
+export async function listKeyInsert(
+  db: Database,
+  /** the list's id, or an expression of the insert's select that gives it */
+  listId: string | SQL,
+): Promise<{ column: SQL; value: SQL }> {
+  if (!(await listItemsPartitioned(db))) return { column: sql``, value: sql`` };
+  const id = typeof listId === 'string' ? sql`${listId}::text` : listId;
+  return { column: sql`, list_key`, value: sql`, hashtextextended(${id}, 0)` };
+}
