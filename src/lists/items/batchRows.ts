@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { pgTextArray } from '../../infra/db/textArray.js';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { onCitus } from '../../infra/db/engine.js';
+import { listItemsPartitioned, onCitus } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/domainErrors.js';
@@ -128,7 +128,7 @@ function probed(
   ownerId: number,
   source: SQL,
   columns: SQL = sql`ctid as tid`,
-  /** the list the records must be of: the primary key's last column, so one partition is probed */
+  /** the list whose partition holds the records (partitionOf) */
   listId?: string,
 ): SQL {
   const record =
@@ -137,6 +137,15 @@ function probed(
       : recordInList('list_items', ownerId, listId, sql`u.id`);
   return sql`select u.*, found.* from ${source}
     cross join lateral (select ${columns} from ${listItems} where ${record} offset 0) found`;
+}
+
+/**
+ * The list whose one partition `probed` reads, where list_items is partitioned by list; on one
+ * table (Citus) the probe names the owner as a plain condition, which routes it to the
+ * owner's shard.
+ */
+async function partitionOf(db: Database, listId: string): Promise<string | undefined> {
+  return (await listItemsPartitioned(db)) ? listId : undefined;
 }
 
 /**
@@ -206,10 +215,11 @@ export async function updateItemRows(
     const column = sql.identifier(slot);
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });
+  const inPartition = await partitionOf(db, listId);
   // the slugs now in slots leave `data` (a record written before thin documents had both)
   const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
       updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
-    from (${probed(ownerId, rowsOf(records), previous, listId)}) v
+    from (${probed(ownerId, rowsOf(records), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}
     returning li.id, li.data, li.created_at, li.updated_at${slotColumnsSql('li')}, v.previous`;
@@ -262,8 +272,9 @@ export async function deleteItemRows(
   ids: readonly string[],
   keep: (deleted: ReadonlySet<string>) => boolean,
 ): Promise<ReadonlySet<string>> {
+  const inPartition = await partitionOf(db, listId);
   const remove = (previous: SQL) => sql`delete from ${listItems} li
-    using (${probed(ownerId, idsOf(ids), previous, listId)}) v
+    using (${probed(ownerId, idsOf(ids), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}
     returning li.id, li.schema_id, v.previous`;
