@@ -3,7 +3,7 @@
 -- other lists' records, and a read of one list no longer walks index pages shared with every
 -- other list (docs/records.md, "One list's records in one partition"). Postgres refuses a
 -- generated partition key, so `list_key` becomes a plain column that every insert fills;
--- `list_items_list_key_check` keeps it equal to the hash of `schema_id`. The primary key gains
+-- `list_items_list_key_check_p<n>` keeps it equal to the hash of `schema_id`. The primary key gains
 -- `list_key` (a partitioned table's keys must hold its partition key). The indexes, the
 -- statistics object and the autovacuum settings are made again as they were, on every
 -- partition. The rows are copied, so on a large table this holds list_items' lock for the
@@ -36,10 +36,8 @@ BEGIN
   ALTER TABLE "list_items" RENAME CONSTRAINT "list_items_pkey" TO "list_items_flat_pkey";
   ALTER TABLE "list_items" RENAME TO "list_items_flat";
   -- LIKE without INCLUDING GENERATED copies list_key as a plain column
-  CREATE TABLE "list_items" (
-    LIKE "list_items_flat" INCLUDING DEFAULTS,
-    CONSTRAINT "list_items_list_key_check" CHECK ("list_key" = hashtextextended("schema_id", 0))
-  ) PARTITION BY HASH ("list_key");
+  CREATE TABLE "list_items" (LIKE "list_items_flat" INCLUDING DEFAULTS)
+    PARTITION BY HASH ("list_key");
   FOR i IN 0 .. partitions - 1 LOOP
     -- migration 0005's settings, which a partitioned parent cannot hold
     EXECUTE format(
@@ -47,6 +45,12 @@ BEGIN
        WITH (autovacuum_vacuum_scale_factor = 0.02, autovacuum_analyze_scale_factor = 0.02,
              autovacuum_vacuum_insert_scale_factor = 0.02)',
       'list_items_p' || i, partitions, i);
+    -- the key's check on each partition, not on the parent: Citus could not place a
+    -- partitioned table whose partitions inherit a check (it looked for the inherited check
+    -- under the parent shard's name and failed)
+    EXECUTE format(
+      'ALTER TABLE %I ADD CONSTRAINT %I CHECK ("list_key" = hashtextextended("schema_id", 0))',
+      'list_items_p' || i, 'list_items_list_key_check_p' || i);
   END LOOP;
   INSERT INTO "list_items" SELECT * FROM "list_items_flat";
   DROP TABLE "list_items_flat";

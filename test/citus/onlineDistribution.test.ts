@@ -40,8 +40,10 @@ async function seed(c: pg.Client) {
     [listId],
   );
   await c.query(
-    `insert into list_items (id, schema_id, owner_id, data, t1)
-     select gen_random_uuid()::text, $1, 1, jsonb_build_object('s1', 'v' || g), 'v' || g
+    // the database starts on plain Postgres, where list_items is partitioned by list_key
+    // (migration 0021), which every insert names; placed, it stays so on the cluster
+    `insert into list_items (id, schema_id, list_key, owner_id, data, t1)
+     select gen_random_uuid()::text, $1, hashtextextended($1, 0), 1, jsonb_build_object('s1', 'v' || g), 'v' || g
      from generate_series(1, $2::int) g`,
     [listId, SEEDED],
   );
@@ -93,7 +95,8 @@ describe('placing an existing database on Citus', () => {
 
         const writer$ = keepWriting(() =>
           writer.query(
-            `insert into list_items (id, schema_id, owner_id, data, t1) values ($1, $2, 1, '{}', 'w')`,
+            `insert into list_items (id, schema_id, list_key, owner_id, data, t1)
+             values ($1, $2, hashtextextended($2, 0), 1, '{}', 'w')`,
             [uuidv7(), listId],
           ),
         );

@@ -140,12 +140,13 @@ function probed(
 }
 
 /**
- * The list whose one partition `probed` reads, where list_items is partitioned by list; on one
- * table (Citus) the probe names the owner as a plain condition, which routes it to the
- * owner's shard.
+ * The list whose one partition `probed` reads, where list_items is partitioned by list. Not on
+ * Citus, where the probe names the owner as a plain condition, which routes it to the owner's
+ * shard (the table is partitioned there too when a Postgres database was placed on the
+ * cluster).
  */
 async function partitionOf(db: Database, listId: string): Promise<string | undefined> {
-  return (await listItemsPartitioned(db)) ? listId : undefined;
+  return (await listItemsPartitioned(db)) && !(await onCitus(db)) ? listId : undefined;
 }
 
 /**

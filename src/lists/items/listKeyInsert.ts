@@ -6,7 +6,7 @@ import { listItemsPartitioned } from '../../infra/db/engine.js';
  * What an insert into list_items adds for the records' list key: `, list_key` to its columns
  * and `, hashtextextended(<list id>, 0)` to each row's values where the table is partitioned
  * by that key (migration 0021); nothing where Postgres computes the column itself (Citus).
- * `list_items_list_key_check` refuses any other value.
+ * `list_items_list_key_check_p<n>` (one on each partition) refuses any other value.
  */
 export async function listKeyInsert(
   db: Database,

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
-  check,
   index,
   type AnyPgColumn,
   jsonb,
@@ -32,7 +31,7 @@ export const listItems = pgTable(
      * `list_schemas_list_key_idx`, so `owner_id` and `list_key` name one list
      * (src/lists/items/listScope.ts). Also the key the table is partitioned by (migration
      * 0021, docs/records.md "One list's records in one partition"): Postgres refuses a
-     * generated partition key, so every insert names it and `list_items_list_key_check` keeps
+     * generated partition key, so every insert names it and `list_items_list_key_check_p<n>` keeps
      * any write from setting it wrong. (On a Citus database the table stays one table per shard
      * and the column stays generated: src/infra/db/engine.ts `listItemsPartitioned`.)
      */
@@ -56,7 +55,6 @@ export const listItems = pgTable(
     // own rows missed, by id alone (403 or 404) — no second index on id (docs/scaling.md);
     // the list's key last, as a partitioned table's keys must hold its partition key
     primaryKey({ name: 'list_items_pkey', columns: [t.id, t.ownerId, t.listKey] }),
-    check('list_items_list_key_check', sql`${t.listKey} = hashtextextended(${t.schemaId}, 0)`),
     // INCLUDEs every number, date and link slot (migration 0014): any combination of
     // conditions can be counted inside the list's own entries
     index('list_items_created_idx').on(t.ownerId, t.listKey, t.createdAt, t.id),
