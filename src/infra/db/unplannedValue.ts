@@ -10,7 +10,9 @@ import { sql, type SQL } from 'drizzle-orm';
  * how many records the list has, or a page's limit — the plans made for the values sent
  * looked cheaper than the kept one, and every run was planned: 0.2 ms for each of the two
  * statements of a first-time read on a list of 10,000 records (docs/benchmarks.md, "Plans
- * kept for every value").
+ * kept for every value"). Since list_items is partitioned by list (migration 0021) the list's
+ * key is left in sight, and those statements go to sessions that keep one plan whatever the
+ * values (keptPlans.ts): there the key sets the other partitions aside as a run starts.
  *
  * Never for the owner on Citus: the owner is the distribution column, which Citus must read
  * while planning to send the statement to one shard.

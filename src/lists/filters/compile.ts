@@ -75,7 +75,8 @@ function dayCondition(
 
 /**
  * What of a WHERE's values Postgres does not read while it plans: nothing, the range bounds,
- * or every value (the list's owner and key and each operand). Behind a subquery a value is
+ * or every value (the list's owner and each operand; the list's key stays a parameter, which
+ * names its partition: listScope.ts). Behind a subquery a value is
  * estimated as any value would be (infra/db/unplannedValue.ts).
  *
  * `bounds` where the read's plan is the same for every bound (items/pinnedPlans.ts): a walked

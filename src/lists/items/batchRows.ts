@@ -118,11 +118,12 @@ export async function insertItemRows(
  * (by default its `tid`, the ctid): one probe of the primary key per id. `offset 0` keeps the
  * planner from joining the whole list instead, which it prefers while the table's statistics
  * do not know the list yet (as after a large import); for the same reason callers check the
- * list's id on the found row, and the probe names the list's key only as recordInList does. The statement that then writes `where li.ctid = v.tid` names `li.owner_id` too: on
- * Citus that makes it one single-shard statement, run on the worker as written (without it
- * Citus plans the probe apart and refuses the ctid join). It names `li.list_key` as well: a
- * ctid is a place within one partition of list_items (migration 0021), and the list's key
- * names the partition.
+ * list's id on the found row, and the probe names the list's key only as recordInList does.
+ * The statement that then writes `where li.ctid = v.tid` names `li.owner_id` too: on Citus
+ * that makes it one single-shard statement, run on the worker as written (without it Citus
+ * plans the probe apart and refuses the ctid join). It names `li.list_key` as well: a ctid is
+ * a place within one partition of list_items (migration 0021), and the list's key names the
+ * partition.
  */
 function probed(
   ownerId: number,

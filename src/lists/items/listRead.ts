@@ -275,9 +275,11 @@ interface ReadTarget extends TotalTarget {
 
 /**
  * How a read's statements are sent. Where one plan serves every value (pinnedPlans.ts) the
- * count and a filter-first page go under their shape's name with every value out of the
- * planner's sight — the operand and, on Postgres, the list's owner and key — so that
- * Postgres keeps the plan it made for any value (infra/db/unplannedValue.ts). A walked page
+ * count and a filter-first page are written for a plan kept for any value — the operand and,
+ * on Postgres, the list's owner out of the planner's sight (infra/db/unplannedValue.ts), the
+ * list's key a parameter that names its partition (listScope.ts) — and the count goes under
+ * its shape's name to sessions that keep that plan (infra/db/keptPlans.ts); where list_items
+ * is partitioned the page is planned for its list each time (pageQueries.ts). A walked page
  * is planned for its list, the range bound alone hidden: there the list's size decides
  * whether walking the sort's index pays. Citus reads the owner to choose the shard, and its
  * statements are not named (shapeStatements.ts): there only the bounds are hidden.
