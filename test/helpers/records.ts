@@ -1,7 +1,7 @@
-import { sql } from 'drizzle-orm';
 import type { Database } from '../../src/infra/db/client.js';
 import { listItemsPartitioned } from '../../src/infra/db/engine.js';
 import { listItems } from '../../src/infra/db/schema/listItems.js';
+import { listKeyOf } from '../../src/lists/items/listScope.js';
 
 type NewRecordRow = Omit<typeof listItems.$inferInsert, 'listKey'>;
 
@@ -17,7 +17,7 @@ export async function insertRecordRows(
   const keyed = (Array.isArray(rows) ? rows : [rows]).map((row: NewRecordRow) => ({
     ...row,
     // undefined: drizzle writes DEFAULT, which a generated column takes
-    listKey: written ? sql`hashtextextended(${row.schemaId}::text, 0)` : undefined,
+    listKey: written ? listKeyOf(row.schemaId) : undefined,
   }));
   await db.insert(listItems).values(keyed as unknown as (typeof listItems.$inferInsert)[]);
 }

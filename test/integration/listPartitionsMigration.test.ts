@@ -3,6 +3,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migratePostgres, migrationsFolderUpTo } from '../../src/infra/db/migrate.js';
 import { databaseUrl, TEST_POSTGRES_URL } from '../helpers/env.js';
+import { withAdmin } from '../helpers/templateDatabase.js';
 
 /**
  * Migration 0021 (list_items partitioned by list) on a database an older version left: the
@@ -15,16 +16,6 @@ const url = databaseUrl(name);
 let client: pg.Client;
 const LISTS = ['list-a', 'list-b', 'list-c', 'list-d', 'list-e'];
 const PER_LIST = 400;
-
-async function admin(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: TEST_POSTGRES_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
 
 /** The index definitions of a table, its own name taken out of them. */
 async function indexesOf(table: string): Promise<string[]> {
@@ -39,7 +30,7 @@ async function indexesOf(table: string): Promise<string[]> {
 let flatIndexes: string[];
 
 beforeAll(async () => {
-  await admin(`create database ${name}`);
+  await withAdmin(TEST_POSTGRES_URL, (c) => c.query(`create database ${name}`));
   await migratePostgres(url, migrationsFolderUpTo(20));
   client = new pg.Client({ connectionString: url });
   await client.connect();
@@ -67,7 +58,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await client?.end();
-  await admin(`drop database if exists ${name} with (force)`);
+  await withAdmin(TEST_POSTGRES_URL, (c) =>
+    c.query(`drop database if exists ${name} with (force)`),
+  );
 });
 
 describe('migration 0021 on records written before it', () => {

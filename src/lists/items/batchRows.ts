@@ -146,8 +146,12 @@ function probed(
  * shard (the table is partitioned there too when a Postgres database was placed on the
  * cluster).
  */
-async function partitionOf(db: Database, listId: string): Promise<string | undefined> {
-  return (await listItemsPartitioned(db)) && !(await onCitus(db)) ? listId : undefined;
+async function partitionOf(
+  db: Database,
+  listId: string,
+  citus: boolean,
+): Promise<string | undefined> {
+  return !citus && (await listItemsPartitioned(db)) ? listId : undefined;
 }
 
 /**
@@ -217,7 +221,8 @@ export async function updateItemRows(
     const column = sql.identifier(slot);
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });
-  const inPartition = await partitionOf(db, listId);
+  const citus = await onCitus(db);
+  const inPartition = await partitionOf(db, listId, citus);
   // the slugs now in slots leave `data` (a record written before thin documents had both)
   const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
       updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
@@ -225,7 +230,6 @@ export async function updateItemRows(
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}
     returning li.id, li.data, li.created_at, li.updated_at${slotColumnsSql('li')}, v.previous`;
-  const citus = await onCitus(db);
   /** undefined until the list's guard has passed */
   let written: StoredItemRow[] | undefined;
   const stored = await transactionOr(
@@ -274,13 +278,13 @@ export async function deleteItemRows(
   ids: readonly string[],
   keep: (deleted: ReadonlySet<string>) => boolean,
 ): Promise<ReadonlySet<string>> {
-  const inPartition = await partitionOf(db, listId);
+  const citus = await onCitus(db);
+  const inPartition = await partitionOf(db, listId, citus);
   const remove = (previous: SQL) => sql`delete from ${listItems} li
     using (${probed(ownerId, idsOf(ids), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}
     returning li.id, li.schema_id, v.previous`;
-  const citus = await onCitus(db);
   let deleted: ReadonlySet<string> = new Set();
   await transactionOr(
     db,

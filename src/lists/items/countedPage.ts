@@ -1,4 +1,3 @@
-import { listScope } from './listScope.js';
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
@@ -20,6 +19,7 @@ import {
 import { ORDER_INDEX_INCLUDES, sortColumn } from './pageStrategy.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
 import { isSlotColumn } from '../slots.js';
+import { listScope } from './listScope.js';
 
 /**
  * A first-time read's total and its page in one statement, where one scan serves both: the

@@ -4,7 +4,7 @@ import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import { advanceable, CREATED, MAX_CHANGES_TO_ADVANCE, unseenChanges } from './listTotals.js';
-import { listScope } from './listScope.js';
+import { listKeyOf, listScope } from './listScope.js';
 
 /**
  * The statements that write a list slot's kept counts, whatever their kind: the one that
@@ -32,7 +32,7 @@ export async function countKeptCounts(db: Database, c: KeptCountsOf & { counted:
     db,
     sql`insert into ${c.table} as c
           (owner_id, list_key, slot, ${first}, ${second}, snapshot, version, layout, counted_at)
-        select l.owner_id, hashtextextended(l.id, 0), ${c.slot}, coalesce(g.first, '{}'),
+        select l.owner_id, ${listKeyOf(sql`l.id`)}, ${c.slot}, coalesce(g.first, '{}'),
           coalesce(g.second, '{}'), pg_current_snapshot()::text, l.version, l.layout, now()
         from ${listSchemas} l cross join lateral (${c.counted}) g
         where l.owner_id = ${c.ownerId} and l.id = ${c.listId} and l.deleted_at is null

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { listItemsPartitioned } from '../../infra/db/engine.js';
+import { listKeyOf } from './listScope.js';
 
 /**
  * What an insert into list_items adds for the records' list key: `, list_key` to its columns
@@ -14,6 +15,5 @@ export async function listKeyInsert(
   listId: string | SQL,
 ): Promise<{ column: SQL; value: SQL }> {
   if (!(await listItemsPartitioned(db))) return { column: sql``, value: sql`` };
-  const id = typeof listId === 'string' ? sql`${listId}::text` : listId;
-  return { column: sql`, list_key`, value: sql`, hashtextextended(${id}, 0)` };
+  return { column: sql`, list_key`, value: sql`, ${listKeyOf(listId)}` };
 }

@@ -20,9 +20,13 @@ export function listScope(ownerId: number, listId: string, hidden = false): SQL 
   return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = ${listKeyOf(listId)}`;
 }
 
-/** The list's key as list_items holds it: with a record's id, the whole primary key. */
-export function listKeyOf(listId: string): SQL {
-  return sql`hashtextextended(${listId}::text, 0)`;
+/**
+ * The list's key as list_items holds it: with a record's id, the whole primary key. `listId`:
+ * the list's id, or an expression of the statement that gives it.
+ */
+export function listKeyOf(listId: string | SQL): SQL {
+  const id = typeof listId === 'string' ? sql`${listId}::text` : listId;
+  return sql`hashtextextended(${id}, 0)`;
 }
 
 /**
