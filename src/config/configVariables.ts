@@ -64,7 +64,7 @@ export const configVariables = {
       schema: onOff,
       default: 'on',
       meaning:
-        '`off` behind PgBouncer in transaction pooling: no named prepared statements and no startup parameters (set `statement_timeout` on the role instead); measured within 3 % of `on` (docs/scaling.md)',
+        "`off` behind PgBouncer in transaction pooling: no named prepared statements and no startup parameters (set `statement_timeout` on the role instead); measured within 3 % of `on` (docs/scaling.md). With `on`, an instance opens up to 20 Postgres connections: 10 for most statements and 10 for those kept under their shape's name (docs/records.md)",
     }),
     parallelWorkers: variable({
       name: 'PG_PARALLEL_WORKERS',
