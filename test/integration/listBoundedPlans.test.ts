@@ -248,10 +248,12 @@ describe('a range read has one plan for any bound', () => {
     // 3 % of the list, read by filtering first. The sort's index includes the condition's
     // column, and a plan made for any bound read the whole list in it (on the sweep's table
     // among other lists: 150–230 ms a page at 0.1 %); the page's matches come from `n1`'s.
-    // Planned for its list's partition each time (pageQueries.ts), the bound still hidden: a
-    // plan kept for every list priced each partition's ordered walk as if all would run, and
-    // sorted the whole list instead.
-    const plans = await plansOf({ score: '<,30' }, 'day,asc');
+    // The plan kept on the list's partition (listRecords.ts); on the partitioned parent it
+    // priced each partition's ordered walk as if all would run, and sorted the whole list.
+    // the plan kept for any bound, or behind PgBouncer (nothing named) the one for this bound
+    const plans = await plansOf({ score: '<,30' }, 'day,asc', {
+      generic: !process.env.TEST_PGBOUNCER_PORT,
+    });
     const pages = plans.filter((p) => !/(?<!Hash)Aggregate/.test(p));
     expect(pages).toHaveLength(1);
     for (const plan of pages) {
@@ -262,15 +264,16 @@ describe('a range read has one plan for any bound', () => {
   });
 
   it("hides the bound from the planner; the plan kept for any bound reads the list's one partition", async () => {
-    // the count (named; unnamed behind PgBouncer, written the same) and the filter-first page
-    // (planned for its list each time, written the same)
+    // the count and the filter-first page (named; unnamed behind PgBouncer, written the same)
     const statements = await statementsOf({ score: '<,50' }, 'price,asc');
     expect(statements).toHaveLength(2);
     for (const s of statements) {
       expect(s.text).toMatch(/"n1" < \(select \$\d+::numeric\)/);
-      // the list's key a parameter: the other 15 partitions set aside as the statement starts
+      // the list's partition named in the statement (listRecords.ts): a plan of one table, no
+      // partitions to set aside each time it runs
+      expect(s.text).toMatch(/from "list_items_p\d+" as "list_items"/);
       const plan = await keptPlanRun(s);
-      expect(plan).toMatch(/Subplans Removed: 15/);
+      expect(plan).not.toMatch(/Append|Subplans Removed/);
       expect(new Set(plan.match(/list_items_p\d+/g))).toHaveProperty('size', 1);
     }
   });

@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { connectPostgres, queryRows } from '../../src/infra/db/client.js';
 import { migratePostgres, migrationsFolderUpTo } from '../../src/infra/db/migrate.js';
+import { listRecords } from '../../src/lists/items/listRecords.js';
 import { databaseUrl, TEST_POSTGRES_URL } from '../helpers/env.js';
 import { withAdmin } from '../helpers/templateDatabase.js';
 
@@ -121,5 +124,40 @@ describe('migration 0021 on records written before it', () => {
                         values ('x3', 'list-a', hashtextextended('list-a', 0), 1, '{}')`);
     const { rows } = await client.query(`select 1 from list_items where id = 'x3'`);
     expect(rows).toHaveLength(1);
+  });
+});
+
+describe("the service's reads on the partitioned table (listRecords.ts)", () => {
+  it("name each list's own partition, which holds all of its records and takes its new ones", async () => {
+    const handle = connectPostgres(url, { error: () => undefined });
+    try {
+      const countIn = async (list: string) => {
+        const records = await listRecords(handle.db, list);
+        expect(records.oneTable).toBe(true);
+        const [row] = await queryRows<{ n: number }>(
+          handle.db,
+          sql`select count(*)::int as n from ${records.from} where schema_id = ${list}`,
+        );
+        return row!.n;
+      };
+      // any other partition holds none of the list's records
+      for (const list of LISTS) {
+        const { rows } = await client.query<{ n: number }>(
+          'select count(*)::int as n from list_items where schema_id = $1',
+          [list],
+        );
+        expect(rows[0]!.n).toBeGreaterThanOrEqual(PER_LIST);
+        expect(await countIn(list)).toBe(rows[0]!.n);
+      }
+      // a list with no records yet: named before its first record, the partition it goes to
+      await client.query(`insert into list_schemas (id, project_uuid, owner_id, name, fields)
+        values ('list-z', '00000000-0000-4000-8000-000000000001', 1, 'list-z', '[]')`);
+      expect(await countIn('list-z')).toBe(0);
+      await client.query(`insert into list_items (id, schema_id, list_key, owner_id, data)
+                          values ('z1', 'list-z', hashtextextended('list-z', 0), 1, '{}')`);
+      expect(await countIn('list-z')).toBe(1);
+    } finally {
+      await handle.close();
+    }
   });
 });

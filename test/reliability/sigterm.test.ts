@@ -137,8 +137,12 @@ async function appWithLockedList() {
     waiting: (what: string) =>
       waitFor(async () => {
         const r = await blocker.query(
+          // list_items or one of its partitions (a read names its list's: listRecords.ts)
           `SELECT count(*)::int AS n FROM pg_locks
-           WHERE NOT granted AND relation = 'list_items'::regclass
+           WHERE NOT granted
+             AND relation IN (SELECT 'list_items'::regclass UNION ALL
+                              SELECT inhrelid FROM pg_inherits
+                              WHERE inhparent = 'list_items'::regclass)
              AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
         );
         return r.rows[0].n > 0;

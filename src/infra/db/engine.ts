@@ -46,8 +46,8 @@ export async function onCitus(db: Database): Promise<boolean> {
 /**
  * Whether list_items is partitioned by list (migration 0021; not on Citus): there inserts name
  * `list_key`, a plain column (on Citus it stays generated, and Postgres refuses a value for a
- * generated column), and a page's statement is planned for its list's one partition each time
- * (lists/items/pageQueries.ts). Asked with onCitus's query and remembered alike.
+ * generated column), and a read names the list's own partition (lists/items/listRecords.ts).
+ * Asked with onCitus's query and remembered alike.
  */
 export async function listItemsPartitioned(db: Database): Promise<boolean> {
   return (await engineFacts(db)).itemsPartitioned;

@@ -12,6 +12,7 @@ import {
   countedTotal,
   countTotal,
   isNamed,
+  recordsFrom,
   type CountedTotal,
   type TotalRow,
   type TotalTarget,
@@ -113,7 +114,7 @@ export async function countWithPage(
     named,
     db,
     sql`with m as materialized (
-          select id, ${sql.identifier(column)} from ${listItems} where ${where}
+          select id, ${sql.identifier(column)} from ${recordsFrom(target)} where ${where}
           limit ${plannedUnless(named, cap + 1, 'int')}),
         t as (
           select count(*) as n, array(
@@ -127,7 +128,7 @@ export async function countWithPage(
         left join lateral (${writtenRecords(
           // `offset 0`: a subquery of its own (writtenRecords)
           sql`select ${recordColumns(record)}, array_position(t.ids, id) as pos
-            from ${listItems}
+            from ${recordsFrom(target)}
             where t.n <= ${plannedUnless(named, cap, 'int')}
               and ${listScope(ownerId, listId, named)} and id = any(t.ids)
             offset 0`,

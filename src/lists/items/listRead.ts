@@ -26,6 +26,7 @@ import {
 import { filterFirstLimit } from './pageStrategy.js';
 import { shapeKey } from './shapeTotals.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
+import { listRecords, type ListRecords } from './listRecords.js';
 import { neighbourSql } from './rangeNeighbours.js';
 import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
@@ -36,6 +37,8 @@ export interface ListRead {
   /** the WHERE of the count and a filter-first page, its values hidden as `hiding` says */
   where: SQL;
   hiding: Hiding;
+  /** the table the list's records are read from (listRecords.ts) */
+  records: ListRecords;
   filtered: boolean;
   /** the list's counter unfiltered; filtered, remembered, advanced or counted (listTotals.ts) */
   total: number;
@@ -72,8 +75,8 @@ export async function listRead(
         filteredTotal(ctx, list, query, selectionOf(list.id, query), target),
       )
     : list.itemCount;
-  const { where, hiding } = target;
-  return { list, query, where, hiding, filtered, total };
+  const { where, hiding, records } = target;
+  return { list, query, where, hiding, records, filtered, total };
 }
 
 /**
@@ -105,7 +108,7 @@ export async function rememberedListRead(
   const cache = ctx.readCache;
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const target = await readTarget(ctx, list, query);
-  const { where, hiding } = target;
+  const { where, hiding, records } = target;
   const counted: CountedPage = await cache.firstCountOr(selection, () =>
     countFirstTime(ctx, list, query, target, pageAt),
   );
@@ -121,6 +124,7 @@ export async function rememberedListRead(
     query,
     where,
     hiding,
+    records,
     filtered: true,
     total: counted.total,
     ...(counted.page ? { page: counted.page } : {}),
@@ -267,6 +271,7 @@ async function neighbourTotal(
 /** Where a read counts, and how its statements are sent (readTarget). */
 interface ReadTarget extends TotalTarget {
   hiding: Hiding;
+  records: ListRecords;
   /** whether the list's band and value counts may answer (bandCounts.ts, valueCounts.ts) */
   keptCounts: boolean;
   /** the query's shape, the key of its last total (shapeTotals.ts) */
@@ -276,13 +281,13 @@ interface ReadTarget extends TotalTarget {
 /**
  * How a read's statements are sent. Where one plan serves every value (pinnedPlans.ts) the
  * count and a filter-first page are written for a plan kept for any value — the operand and,
- * on Postgres, the list's owner out of the planner's sight (infra/db/unplannedValue.ts), the
- * list's key a parameter that names its partition (listScope.ts) — and the count goes under
- * its shape's name to sessions that keep that plan (infra/db/keptPlans.ts); where list_items
- * is partitioned the page is planned for its list each time (pageQueries.ts). A walked page
- * is planned for its list, the range bound alone hidden: there the list's size decides
- * whether walking the sort's index pays. Citus reads the owner to choose the shard, and its
- * statements are not named (shapeStatements.ts): there only the bounds are hidden.
+ * on Postgres, the list's owner out of the planner's sight (infra/db/unplannedValue.ts) — and
+ * go under their shape's name to sessions that keep that plan (infra/db/keptPlans.ts). Where
+ * list_items is partitioned by list they read the list's own partition (listRecords.ts), so
+ * the plan kept is one table's. A walked page is planned for its list, the range bound alone
+ * hidden: there the list's size decides whether walking the sort's index pays. Citus reads
+ * the owner to choose the shard, and its statements are not named (shapeStatements.ts): there
+ * only the bounds are hidden.
  */
 async function readTarget(
   ctx: ItemContext,
@@ -301,6 +306,7 @@ async function readTarget(
     listId: list.id,
     where,
     hiding,
+    records: await listRecords(ctx.db, list.id),
     keptCounts: !citus,
     shape: shapeKey(query),
   };

@@ -9,11 +9,10 @@ import { plannedUnless } from '../../infra/db/unplannedValue.js';
  * exactly one list. Every statement that reads a list's records through an index starts here:
  * written with `schema_id` instead, it would find no index and read all of the owner's records.
  * `hidden`: the owner out of the planner's sight, for a statement kept under its shape's name
- * (infra/db/unplannedValue.ts). The list's key stays a parameter even there: on list_items
- * partitioned by list (migration 0021) it is what lets the plan kept for any value set aside
- * every other partition when the statement starts ("Subplans Removed"); hidden, the plan held
- * and probed all of them. Those statements run where Postgres keeps their one plan anyway
- * (infra/db/shapeStatements.ts).
+ * (infra/db/unplannedValue.ts). The list's key stays a parameter even there: a kept statement
+ * on list_items partitioned by list (migration 0021) then sets aside every other partition as
+ * it starts ("Subplans Removed"); hidden, the plan held and probed all of them. (The reads
+ * kept by shape name the list's partition itself: listRecords.ts.)
  */
 export function listScope(ownerId: number, listId: string, hidden = false): SQL {
   const owner = plannedUnless(hidden, ownerId, 'bigint');

@@ -5,6 +5,7 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { ChangeType } from '../../changes/changeTypes.js';
 import type { Hiding } from '../filters/compile.js';
+import type { ListRecords } from './listRecords.js';
 
 /**
  * A filtered total as one snapshot saw it, with what a later read needs to bring it forward:
@@ -26,6 +27,13 @@ export interface TotalTarget {
   where: SQL;
   /** what of `where`'s values the planner does not see (filters/compile.ts; none by default) */
   hiding?: Hiding;
+  /** the table the list's records are read from (listRecords.ts; list_items by default) */
+  records?: ListRecords;
+}
+
+/** The FROM item of a target's reads of the list's records. */
+export function recordsFrom(target: Pick<TotalTarget, 'records'>): SQL {
+  return target.records?.from ?? sql`${listItems}`;
 }
 
 /**
@@ -92,7 +100,7 @@ export async function countTotal(target: TotalTarget): Promise<CountedTotal> {
     db,
     sql`select c.n, l.version, l.layout, l.item_count, l.deleted_at is null as live,
           pg_current_snapshot()::text as snapshot
-        from (select count(*) as n from ${listItems} where ${where}) c
+        from (select count(*) as n from ${recordsFrom(target)} where ${where}) c
         left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}`,
   );
   return countedTotal(row);
@@ -203,15 +211,15 @@ export async function advanceTotal(
         select b.total as base_total, l.version, l.layout, l.item_count,
           pg_current_snapshot()::text as snapshot, (select count(*) from ev) as events,
           ${advanceable(since, 'b', 'l')} as usable,
-          (select count(*) from ${listItems}
+          (select count(*) from ${recordsFrom(target)}
             where ${where} and id in (select item_id from firsts)) as matching_now,
           (select count(*) from firsts f,
               jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
             where f.type <> ${CREATED} and ${where}) as matching_before,
           ${
             band
-              ? sql`(select count(*) from ${listItems} where ${band.plus})
-                  - (select count(*) from ${listItems} where ${band.minus})`
+              ? sql`(select count(*) from ${recordsFrom(target)} where ${band.plus})
+                  - (select count(*) from ${recordsFrom(target)} where ${band.minus})`
               : sql`0`
           } as band
         from base b, ${listSchemas} l

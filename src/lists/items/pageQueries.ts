@@ -1,12 +1,13 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { listItemsPartitioned } from '../../infra/db/engine.js';
 import { queryRowsNamedIf } from '../../infra/db/shapeStatements.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import type { SortSegment } from '../filters/compile.js';
 import { toPageRow, type PageRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
 import { listScope } from './listScope.js';
+import type { ListRecords } from './listRecords.js';
+import { recordsFrom } from './listTotals.js';
 import { recordColumns, writtenRecords } from './recordJson.js';
 import { ONE_PASS_MAX_SKIPPED, type MatchedBy } from './pageStrategy.js';
 
@@ -37,9 +38,10 @@ export function pageQuery(
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
   const columns = recordColumns(record);
+  const from = recordsFrom(list);
   if (onePass) {
     return writtenRecords(
-      sql`select ${columns} from ${listItems}
+      sql`select ${columns} from ${from}
         where ${where} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`,
       record,
     );
@@ -48,9 +50,9 @@ export function pageQuery(
   // one table, and on a table partitioned by list it keeps the lookup in the list's partition
   // (docs/benchmarks.md, "A table partitioned by list, measured").
   return writtenRecords(
-    sql`select ${columns} from ${listItems}
+    sql`select ${columns} from ${from}
       where ${listScope(list.ownerId, list.listId, hidden)}
-        and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden, matchedBy)}))
+        and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden, matchedBy, from)}))
       order by ${orderBy}`,
     record,
   );
@@ -66,7 +68,7 @@ const ANY_ROWS = Number.MAX_SAFE_INTEGER;
 
 /**
  * The ids of one page of one sort segment: the part of the page query that the indexes
- * serve (exported so a test can read its plan).
+ * serve (exported so a test can read its plan). `from`: the list's records (listRecords.ts).
  */
 export function pageIdsQuery(
   where: SQL,
@@ -75,10 +77,10 @@ export function pageIdsQuery(
   offset: number,
   hidden = false,
   matchedBy?: MatchedBy,
+  from: SQL = sql`${listItems}`,
 ): SQL {
   const window = pageWindow(limit, offset, hidden);
-  if (!matchedBy)
-    return sql`select id from ${listItems} where ${where} order by ${orderBy} ${window}`;
+  if (!matchedBy) return sql`select id from ${from} where ${where} order by ${orderBy} ${window}`;
   // A subquery with its own ORDER BY and LIMIT is planned apart. Its limit (more records than
   // any list holds, so it never cuts) is out of the planner's sight, which then expects a tenth
   // of the rows to be read: the condition's index, which gives them in that order, is priced
@@ -88,7 +90,7 @@ export function pageIdsQuery(
     sql`, `,
   );
   return sql`select id from (
-      select ${columns} from ${listItems} where ${where}
+      select ${columns} from ${from} where ${where}
       order by ${sql.identifier(matchedBy.column)} limit ${unplanned(ANY_ROWS, 'bigint')}
     ) as ${listItems} order by ${orderBy} ${window}`;
 }
@@ -97,6 +99,8 @@ export function pageIdsQuery(
 export interface ListRef {
   ownerId: number;
   listId: string;
+  /** the table its records are read from (listRecords.ts; list_items by default) */
+  records?: ListRecords;
 }
 
 /** What selectPage reads: the list's rows matching `where`, in the segments' order. */
@@ -136,12 +140,11 @@ export async function selectPage(
   const { where, segments, filtered, filterFirst, total, record } = selection;
   const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
   const named = filterFirst && selection.named === true;
-  // Written as for a kept plan, but not kept where list_items is partitioned by list: a plan
-  // made for any list holds every partition, and Postgres priced an ordered walk of each as if
-  // all sixteen would run, so the kept page plan sorted the whole list instead of walking the
-  // condition's index; planned for its list, it is the one partition's plan
-  // (test/integration/listBoundedPlans.test.ts).
-  const send = named && !(await listItemsPartitioned(db));
+  // Kept only where it reads one table (the list's partition where list_items is partitioned:
+  // listRecords.ts). A plan kept on the partitioned parent holds every partition, and Postgres
+  // priced an ordered walk of each as if all sixteen would run, so it sorted the whole list
+  // instead of walking the condition's index (test/integration/listBoundedPlans.test.ts).
+  const send = named && (selection.records?.oneTable ?? true);
   const rows: PageRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
@@ -165,16 +168,21 @@ export async function selectPage(
     if (rows.length >= limit || i === segments.length - 1) break;
     if (total !== undefined && offset + rows.length >= total) break;
     // this segment ended inside the page: the next starts at its beginning; else skip past it
-    skip = got.length > 0 || skip === 0 ? 0 : Math.max(0, skip - (await countWhere(db, scoped)));
+    if (got.length > 0 || skip === 0) skip = 0;
+    else skip = Math.max(0, skip - (await countWhere(db, scoped, recordsFrom(selection))));
   }
   return rows;
 }
 
 /** Filtered `meta.total`: a count that slot indexes can answer index-only. */
-export async function countWhere(db: Database, where: SQL): Promise<number> {
+export async function countWhere(
+  db: Database,
+  where: SQL,
+  from: SQL = sql`${listItems}`,
+): Promise<number> {
   const [row] = await queryRows<{ n: number | string }>(
     db,
-    sql`select count(*) as n from ${listItems} where ${where}`,
+    sql`select count(*) as n from ${from} where ${where}`,
   );
   return Number(row?.n ?? 0);
 }

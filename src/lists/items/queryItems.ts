@@ -58,6 +58,7 @@ export async function queryItems(
               {
                 ownerId: list.ownerId,
                 listId: list.id,
+                records: read.records,
                 // a walk is planned for its list: its scope in sight (listRead.ts, readTarget)
                 where: byFilter || !isNamed(read) ? where : compileWhere(query, 'bounds'),
                 segments: compileSort(query.sort),

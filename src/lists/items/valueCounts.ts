@@ -5,7 +5,7 @@ import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import { listValueCounts } from '../../infra/db/schema/listValueCounts.js';
 import { fieldExpression } from '../filters/columns.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
-import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
+import { advanceTotal, recordsFrom, type AdvancedTotal, type TotalTarget } from './listTotals.js';
 import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
 import type { Recounts } from './recounts.js';
@@ -78,7 +78,7 @@ export function valueTotal(
         case when kept then c.version else l.version end as version,
         case when kept then c.layout else l.layout end as layout,
         case when kept then c.counts[at]
-          else (select count(*) from ${listItems} where ${target.where}) end as total
+          else (select count(*) from ${recordsFrom(target)} where ${target.where}) end as total
       from ${listValueCounts} c
         cross join lateral (select width_bucket(${value}, c.vals) as at) found
         cross join lateral (select coalesce(c.vals[at] = ${value}, false) as kept) held
