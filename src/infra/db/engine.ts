@@ -19,8 +19,13 @@ interface EngineFacts {
   itemsPartitioned: boolean;
 }
 
+/** What a database's remembered facts are keyed by: its query dialect (see above), or itself. */
+export function databaseKey(db: Database): object {
+  return (db as unknown as { dialect?: object }).dialect ?? db;
+}
+
 function engineFacts(db: Database): Promise<EngineFacts> {
-  const key = (db as unknown as { dialect?: object }).dialect ?? db;
+  const key = databaseKey(db);
   let answer = known.get(key);
   if (!answer) {
     answer = queryRows<EngineFacts>(

@@ -12,7 +12,6 @@ import {
   countedTotal,
   countTotal,
   isNamed,
-  recordsFrom,
   type CountedTotal,
   type TotalRow,
   type TotalTarget,
@@ -21,6 +20,7 @@ import { ORDER_INDEX_INCLUDES, sortColumn } from './pageStrategy.js';
 import { hasPinnedPlan } from './pinnedPlans.js';
 import { isSlotColumn } from '../slots.js';
 import { listScope } from './listScope.js';
+import { recordsFrom } from './listRecords.js';
 
 /**
  * A first-time read's total and its page in one statement, where one scan serves both: the

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { listItemsPartitioned, onCitus } from '../../infra/db/engine.js';
+import { databaseKey, listItemsPartitioned, onCitus } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { BoundedMap } from '../../shared/boundedMap.js';
 import { listKeyOf } from './listScope.js';
@@ -18,7 +18,15 @@ export interface ListRecords {
   oneTable: boolean;
 }
 
-const PARENT: ListRecords = { from: sql`${listItems}`, oneTable: true };
+/** list_items itself: the FROM item of a statement of no one list's partition. */
+export const LIST_ITEMS: SQL = sql`${listItems}`;
+
+const PARENT: ListRecords = { from: LIST_ITEMS, oneTable: true };
+
+/** The FROM item of a read of the list's records (list_items where none is given). */
+export function recordsFrom(target: { records?: ListRecords }): SQL {
+  return target.records?.from ?? LIST_ITEMS;
+}
 
 /** Lists whose partition an instance remembers (a name each: a few MB at the bound). */
 const MAX_LISTS = 50_000;
@@ -37,7 +45,7 @@ const partitions = new WeakMap<object, BoundedMap<string, Promise<string | undef
  */
 export async function listRecords(db: Database, listId: string): Promise<ListRecords> {
   if (!(await listItemsPartitioned(db)) || (await onCitus(db))) return PARENT;
-  const key = (db as unknown as { dialect?: object }).dialect ?? db;
+  const key = databaseKey(db);
   let known = partitions.get(key);
   if (!known) {
     known = new BoundedMap(MAX_LISTS);
@@ -51,7 +59,7 @@ export async function listRecords(db: Database, listId: string): Promise<ListRec
     lookup.catch(() => known.delete(listId));
   }
   const name = await lookup;
-  if (name === undefined) return { from: PARENT.from, oneTable: false };
+  if (name === undefined) return { from: LIST_ITEMS, oneTable: false };
   return { from: sql`${sql.identifier(name)} as ${listItems}`, oneTable: true };
 }
 

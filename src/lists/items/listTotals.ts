@@ -5,7 +5,7 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import type { ChangeType } from '../../changes/changeTypes.js';
 import type { Hiding } from '../filters/compile.js';
-import type { ListRecords } from './listRecords.js';
+import { recordsFrom, type ListRecords } from './listRecords.js';
 
 /**
  * A filtered total as one snapshot saw it, with what a later read needs to bring it forward:
@@ -29,11 +29,6 @@ export interface TotalTarget {
   hiding?: Hiding;
   /** the table the list's records are read from (listRecords.ts; list_items by default) */
   records?: ListRecords;
-}
-
-/** The FROM item of a target's reads of the list's records. */
-export function recordsFrom(target: Pick<TotalTarget, 'records'>): SQL {
-  return target.records?.from ?? sql`${listItems}`;
 }
 
 /**

@@ -6,8 +6,7 @@ import type { SortSegment } from '../filters/compile.js';
 import { toPageRow, type PageRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
 import { listScope } from './listScope.js';
-import type { ListRecords } from './listRecords.js';
-import { recordsFrom } from './listTotals.js';
+import { LIST_ITEMS, recordsFrom, type ListRecords } from './listRecords.js';
 import { recordColumns, writtenRecords } from './recordJson.js';
 import { ONE_PASS_MAX_SKIPPED, type MatchedBy } from './pageStrategy.js';
 
@@ -77,7 +76,7 @@ export function pageIdsQuery(
   offset: number,
   hidden = false,
   matchedBy?: MatchedBy,
-  from: SQL = sql`${listItems}`,
+  from: SQL = LIST_ITEMS,
 ): SQL {
   const window = pageWindow(limit, offset, hidden);
   if (!matchedBy) return sql`select id from ${from} where ${where} order by ${orderBy} ${window}`;
@@ -178,7 +177,7 @@ export async function selectPage(
 export async function countWhere(
   db: Database,
   where: SQL,
-  from: SQL = sql`${listItems}`,
+  from: SQL = LIST_ITEMS,
 ): Promise<number> {
   const [row] = await queryRows<{ n: number | string }>(
     db,
