@@ -454,20 +454,32 @@ async function measure(
  * Ends the statements a load left running. The load generator stops at its deadline and
  * abandons the requests in flight, whose statements the servers go on running: beside 4M other
  * lists' records the twin's counts ran for seconds into the service's next point. Cancelled,
- * no point pays for the one before it. The service's background recounts of its kept counts
- * run on (sweepKeptCounts.ts): they belong to no request, and cancelled they start again.
+ * no point pays for the one before it. A server's abandoned requests also wait in its pool's
+ * queue, each starting its statement as the one before is cancelled (a twin point whose
+ * requests outlast autocannon's timeout leaves dozens), so the database counts as quiet only
+ * after QUIET_CHECKS checks in a row found nothing to cancel. The service's background
+ * recounts of its kept counts run on (sweepKeptCounts.ts): they belong to no request, and
+ * cancelled they start again.
  */
+const QUIET_CHECKS = 5;
+const SETTLE_CHECKS = 1200;
+
 async function settle(pool: pg.Pool): Promise<void> {
-  for (let attempt = 0; attempt < 50; attempt++) {
+  let quiet = 0;
+  for (let check = 0; check < SETTLE_CHECKS; check++) {
     const { rows } = await pool.query<{ n: number }>(
       `select count(pg_cancel_backend(pid))::int as n from pg_stat_activity
        where datname = current_database() and pid <> pg_backend_pid()
          and backend_type = 'client backend' and state = 'active' and query !~* $1`,
       [KEPT_COUNT_WORK],
     );
-    if (rows[0]!.n === 0) return;
+    quiet = rows[0]!.n === 0 ? quiet + 1 : 0;
+    if (quiet === QUIET_CHECKS) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+  throw new Error(
+    `statements were still starting ${SETTLE_CHECKS / 10} s after a load ended: a server goes on working for abandoned requests`,
+  );
 }
 
 const pct = (s: number) => `${+(s * 100).toFixed(1)} %`;
