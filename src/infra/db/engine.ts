@@ -57,3 +57,13 @@ export async function onCitus(db: Database): Promise<boolean> {
 export async function listItemsPartitioned(db: Database): Promise<boolean> {
   return (await engineFacts(db)).itemsPartitioned;
 }
+
+/**
+ * Whether a statement may name one list's partition of list_items: partitioned by list, and
+ * not on Citus, where the statement's table and the owner decide the shard it goes to (a
+ * Postgres database placed on a cluster keeps its partitions there too).
+ */
+export async function listPartitionsNamed(db: Database): Promise<boolean> {
+  const facts = await engineFacts(db);
+  return facts.itemsPartitioned && !facts.citus;
+}

@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { pgTextArray } from '../../infra/db/textArray.js';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { listItemsPartitioned, onCitus } from '../../infra/db/engine.js';
+import { listPartitionsNamed, onCitus } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { domainErrors } from '../../shared/domainErrors.js';
@@ -141,17 +141,12 @@ function probed(
 }
 
 /**
- * The list whose one partition `probed` reads, where list_items is partitioned by list. Not on
- * Citus, where the probe names the owner as a plain condition, which routes it to the owner's
- * shard (the table is partitioned there too when a Postgres database was placed on the
- * cluster).
+ * The list whose one partition `probed` reads, where a statement may name it (engine.ts,
+ * listPartitionsNamed). Not on Citus, where the probe names the owner as a plain condition,
+ * which routes it to the owner's shard.
  */
-async function partitionOf(
-  db: Database,
-  listId: string,
-  citus: boolean,
-): Promise<string | undefined> {
-  return !citus && (await listItemsPartitioned(db)) ? listId : undefined;
+async function partitionOf(db: Database, listId: string): Promise<string | undefined> {
+  return (await listPartitionsNamed(db)) ? listId : undefined;
 }
 
 /**
@@ -222,7 +217,7 @@ export async function updateItemRows(
     return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   });
   const citus = await onCitus(db);
-  const inPartition = await partitionOf(db, listId, citus);
+  const inPartition = await partitionOf(db, listId);
   // the slugs now in slots leave `data` (a record written before thin documents had both)
   const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
       updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
@@ -279,7 +274,7 @@ export async function deleteItemRows(
   keep: (deleted: ReadonlySet<string>) => boolean,
 ): Promise<ReadonlySet<string>> {
   const citus = await onCitus(db);
-  const inPartition = await partitionOf(db, listId, citus);
+  const inPartition = await partitionOf(db, listId);
   const remove = (previous: SQL) => sql`delete from ${listItems} li
     using (${probed(ownerId, idsOf(ids), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}

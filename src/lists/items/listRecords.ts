@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Database } from '../../infra/db/client.js';
-import { databaseKey, listItemsPartitioned, onCitus } from '../../infra/db/engine.js';
+import { databaseKey, listPartitionsNamed } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { BoundedMap } from '../../shared/boundedMap.js';
 import { listKeyOf } from './listScope.js';
@@ -44,7 +44,7 @@ const partitions = new WeakMap<object, BoundedMap<string, Promise<string | undef
  * statement's table decides the worker it goes to, and the parent names it.
  */
 export async function listRecords(db: Database, listId: string): Promise<ListRecords> {
-  if (!(await listItemsPartitioned(db)) || (await onCitus(db))) return PARENT;
+  if (!(await listPartitionsNamed(db))) return PARENT;
   const key = databaseKey(db);
   let known = partitions.get(key);
   if (!known) {
