@@ -6,7 +6,7 @@ import type { SortSegment } from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
 import { toPageRow, type PageRow, type StoredItemRow } from './foundItem.js';
 import { plannedUnless } from '../../infra/db/unplannedValue.js';
-import { recordColumns, SLOT_LIST, writtenRecords } from './recordJson.js';
+import { recordColumns, writtenRecords } from './recordJson.js';
 import { pageWindow } from './pageQueries.js';
 import {
   countedTotal,
@@ -59,8 +59,6 @@ export interface PageWithCount extends PageAt {
   column: string;
   segment: SortSegment;
   cap: number;
-  /** the shape's last total was at most FEW_MATCHES: the matches are read whole (countFewWithPage) */
-  few?: boolean;
   /** the records' JSON where Postgres writes them (recordJson.ts) */
   record?: SQL;
 }
@@ -107,7 +105,6 @@ export async function countWithPage(
   target: TotalTarget,
   plan: PageWithCount,
 ): Promise<CountedPage> {
-  if (plan.few) return countFewWithPage(target, plan);
   const { db, ownerId, listId, where } = target;
   const { column, segment, cap, limit, offset, record } = plan;
   // named: the values Postgres would plan for kept out of its sight (unplannedValue.ts)
@@ -154,61 +151,4 @@ export async function countWithPage(
       rows: rows.filter((row) => row.id !== null).map(toPageRow),
     },
   };
-}
-
-/**
- * A shape whose last total was at most this many matches is counted with its page in one scan
- * of the matches' rows (countFewWithPage). Each match is then read from the heap where the CTE
- * of countWithPage reads its index entry only: cheaper for a few matches, dearer for many. On
- * one connection, the statement alone: 100 matches 0.63 ms against 0.81-0.85, 990 matches
- * 1.70 against 1.28-1.49 (docs/benchmarks.md, "The sweep at 10,000 records"): crossing near 400.
- */
-export const FEW_MATCHES = 300;
-
-/**
- * countWithPage for few matches: at most `cap + 1` matches read whole, counted and numbered
- * in the page's order (the first segment's first) by window functions, and only the page's
- * rows and the first (which carries the count where the page is past the matches) written
- * out. As countWithPage, a count past the cap is counted again on its own.
- */
-async function countFewWithPage(target: TotalTarget, plan: PageWithCount): Promise<CountedPage> {
-  const { db, ownerId, listId, where } = target;
-  const { segment, cap, limit, offset, record } = plan;
-  const named = isNamed(target);
-  // The first segment's matches first, in an order no index gives, so that the matches are
-  // found through the conditions' indexes whatever plan is kept (a constant is no sort key).
-  const first = segment.where ?? sql`true`;
-  const order = segment.where
-    ? sql`(${segment.where}) desc, ${segment.orderBy}`
-    : segment.unindexedOrderBy;
-  const from = plannedUnless(named, offset, 'int');
-  const to = plannedUnless(named, offset + limit, 'int');
-  const rows = await queryRowsNamedIf<CountedPageRow & { first: boolean | null; pos: number }>(
-    named,
-    db,
-    sql`select p.*, l.version, l.layout, l.item_count, l.deleted_at is null as live,
-          pg_current_snapshot()::text as snapshot
-        from (select) as one
-        left join lateral (${writtenRecords(
-          // `offset 0`: a subquery of its own (writtenRecords)
-          sql`select ${recordColumns(record)}, n, first, pos from (
-              select *, count(*) over () as n, ${first} as first,
-                (row_number() over (order by ${order}))::int as pos
-              from (select id, data, created_at, updated_at, ${SLOT_LIST}
-                from ${recordsFrom(target)} where ${where}
-                limit ${plannedUnless(named, cap + 1, 'int')}) as ${listItems}
-            ) as ${listItems}
-            where pos = 1 or (pos > ${from} and pos <= ${to})
-            offset 0`,
-          record,
-          ', n, first, pos',
-        )}) p on true
-        left join ${listSchemas} l on l.owner_id = ${ownerId} and l.id = ${listId}
-        order by p.pos`,
-  );
-  const counted = countedTotal(rows[0]);
-  if (counted.total > cap) return countTotal(target);
-  const onPage = (row: (typeof rows)[number]) =>
-    row.id !== null && row.first === true && row.pos > offset && row.pos <= offset + limit;
-  return { ...counted, page: { limit, offset, rows: rows.filter(onPage).map(toPageRow) } };
 }

@@ -11,7 +11,6 @@ import { requireOwnList } from '../listAccess.js';
 import { recordJson } from './recordJson.js';
 import {
   countWithPage,
-  FEW_MATCHES,
   sharedScanColumn,
   type CountedPage,
   type CountedRows,
@@ -170,7 +169,6 @@ async function countMaybeWithPage(
     ...pageAt,
     column,
     cap,
-    few: last.total <= FEW_MATCHES,
     segment: compileSort(query.sort)[0]!,
     record: recordJson(list.fields),
   });

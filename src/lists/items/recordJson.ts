@@ -66,7 +66,7 @@ export function recordJson(fields: readonly StoredField[]): SQL | undefined {
   return json ?? undefined;
 }
 
-export const SLOT_LIST = sql.raw(SLOT_COLUMNS.join(', '));
+const SLOT_LIST = sql.raw(SLOT_COLUMNS.join(', '));
 
 /**
  * What a page's statement selects of each record from list_items: the columns Node writes it
