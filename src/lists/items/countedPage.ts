@@ -111,7 +111,7 @@ export async function countWithPage(
   const named = isNamed(target);
   // `m as list_items`: the order's SQL names the table's columns, which the scan's rows carry.
   // The matches are sorted as they are: no index can supply the order of a CTE's rows, so the
-  // unindexed form's `+ 0` would only be computed for each (a fifth of the statement's time
+  // unindexed form's `+ 0` would only be computed for each (an eighth of the statement's time
   // at 1,000 matches, docs/benchmarks.md, "A count's matches sorted as they are").
   const rows = await queryRowsNamedIf<CountedPageRow>(
     named,
