@@ -463,6 +463,7 @@ async function measure(
  */
 const QUIET_CHECKS = 5;
 const SETTLE_CHECKS = 1200;
+const CHECK_EVERY_MS = 100;
 
 async function settle(pool: pg.Pool): Promise<void> {
   let quiet = 0;
@@ -475,10 +476,10 @@ async function settle(pool: pg.Pool): Promise<void> {
     );
     quiet = rows[0]!.n === 0 ? quiet + 1 : 0;
     if (quiet === QUIET_CHECKS) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await new Promise((resolve) => setTimeout(resolve, CHECK_EVERY_MS));
   }
   throw new Error(
-    `statements were still starting ${SETTLE_CHECKS / 10} s after a load ended: a server goes on working for abandoned requests`,
+    `statements were still starting ${(SETTLE_CHECKS * CHECK_EVERY_MS) / 1000} s after a load ended: a server goes on working for abandoned requests`,
   );
 }
 
