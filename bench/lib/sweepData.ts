@@ -10,6 +10,7 @@ import { uuidv7 } from 'uuidv7';
 import { connectPostgres, queryRows } from '../../src/infra/db/client.js';
 import { listSchemas } from '../../src/infra/db/schema/listSchemas.js';
 import { createFieldCipher } from '../../src/lists/encryption/cipher.js';
+import { recordJsonText } from '../../src/lists/items/recordJson.js';
 import { toStoredChanges } from '../../src/lists/items/storedRow.js';
 import { validateData } from '../../src/lists/items/validateData.js';
 import { createAccount } from '../../src/operator/operatorAccounts.js';
@@ -21,7 +22,10 @@ import { DAY0, FIELDS, recordInput } from './sweepShapes.js';
 
 /** bump when the generated records change: the sweep's database is then rebuilt */
 // 2: thin documents (slotted values in their slots only)
-const DATA_VERSION = 2;
+// 3: each record's JSON stored with it, as addListItems stores it (storedJson.ts)
+const DATA_VERSION = 3;
+/** the records' JSON as the service stores it, for the lists' first layout (0) */
+const RECORD_JSON = recordJsonText(FIELDS)!;
 const BATCH = 5000;
 /** other lists hold this many records each, spread over this many other owners */
 const OTHER_LIST_SIZE = 100_000;
@@ -129,11 +133,12 @@ export async function loadSweepData(
           for (const s of SLOTS) cols[s]!.push(changes.slots[s] ?? null);
         }
         await client.query(
-          `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')})
-           select id, $1, hashtextextended($1, 0), (select owner_id from list_schemas where id = $1), d, c, c, t1, t2, t3, n1, n2, n3, d1, d2, ci from unnest(
+          `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')}, record_json, record_layout)
+           select id, $1, hashtextextended($1, 0), (select owner_id from list_schemas where id = $1), data, created_at, updated_at, ${SLOTS.join(', ')}, ${RECORD_JSON}, 0
+           from (select id, d as data, c as created_at, c as updated_at, t1, t2, t3, n1, n2, n3, d1, d2, ci as contact_id, null::bigint as bot_id from unnest(
              $2::text[], $3::jsonb[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
              $8::numeric[], $9::numeric[], $10::numeric[], $11::timestamptz[], $12::timestamptz[],
-             $13::bigint[]) as u(id, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)`,
+             $13::bigint[]) as u(id, d, c, t1, t2, t3, n1, n2, n3, d1, d2, ci)) as list_items`,
           [id, cols.id, cols.data, cols.created, ...SLOTS.map((s) => cols[s])],
         );
         const batch = cols.id!.length;
@@ -189,15 +194,17 @@ async function insertOthers(
   const arrays = SLOTS.map((s, i) => `$${i + 3}::${SLOT_TYPES[i]}[]`).join(', ');
   const n = SLOTS.length + 3;
   await client.query(
-    `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')})
-     select gen_random_uuid()::text, o.id, hashtextextended(o.id, 0), o.owner, u.d, u.c, u.c, ${SLOTS.map((s) => `u.${s}`).join(', ')}
+    `insert into list_items (id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')}, record_json, record_layout)
+     select id, schema_id, list_key, owner_id, data, created_at, updated_at, ${SLOTS.join(', ')}, ${RECORD_JSON}, 0 from (
+     select gen_random_uuid()::text as id, o.id as schema_id, hashtextextended(o.id, 0) as list_key, o.owner as owner_id,
+       u.d as data, u.c as created_at, u.c as updated_at, ${SLOTS.map((s) => `u.${s}`).join(', ')}, null::bigint as bot_id
      from unnest($1::jsonb[], $2::timestamptz[], ${arrays})
             with ordinality as u(d, c, ${SLOTS.join(', ')}, n)
      cross join generate_series(0, $${n}::int - 1) as r
      join unnest($${n + 1}::text[], $${n + 2}::bigint[]) with ordinality as o(id, owner, j)
        on o.j = 1 + (u.n + r) % $${n + 3}
      order by r, u.n
-     limit $${n + 4}`,
+     limit $${n + 4}) as list_items`,
     [
       cols.data,
       cols.created,

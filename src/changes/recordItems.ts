@@ -29,12 +29,11 @@ export function itemChanges(
 /**
  * A list_items row as the feed keeps it in `previous` (see the changes table), from a query
  * whose list_items row is named `row` (or is its column `column`, a whole row a statement
- * returned): everything a compiled filter reads.
+ * returned): everything a compiled filter reads. Without the record's stored JSON
+ * (items/storedJson.ts): no filter reads it, and it would double what the feed keeps.
  */
 export const previousRow = (row: string, column?: string): SQL =>
-  column
-    ? sql`to_jsonb(${sql.identifier(row)}.${sql.identifier(column)})`
-    : sql`to_jsonb(${sql.identifier(row)})`;
+  sql`(to_jsonb(${column ? sql`${sql.identifier(row)}.${sql.identifier(column)}` : sql.identifier(row)}) - 'record_json' - 'record_layout')`;
 
 /** What the item writes' list guards return for itemChanges. */
 export const LIST_FOR_CHANGES = sql`id, owner_id, bot_id, layout`;

@@ -10,7 +10,7 @@ import { fieldTypeOf } from '../../src/lists/field-types/fieldTypeRegistry.js';
 import { toItemRow, type StoredItemRow } from '../../src/lists/items/foundItem.js';
 import { SLOT_ARRAY_TEXT } from '../../src/lists/items/itemSlots.js';
 import { itemWriter } from '../../src/lists/items/listItemPresenter.js';
-import { recordJson } from '../../src/lists/items/recordJson.js';
+import { recordJson, recordJsonText } from '../../src/lists/items/recordJson.js';
 import { assignSlots, isSlotColumn, SLOT_COLUMNS, slotSqlType } from '../../src/lists/slots.js';
 import { awkwardText } from '../helpers/awkwardText.js';
 import { storedField } from '../helpers/storedField.js';
@@ -128,7 +128,7 @@ async function bothWriters(c: Case) {
   const [row] = await queryRows<StoredItemRow & { json: string | null }>(
     t.db,
     sql`select id, data, created_at, updated_at, ${sql.raw(SLOT_ARRAY_TEXT)} as slot_values,
-          ${recordJson(FIELDS)!} as json
+          ${sql.raw(recordJsonText(FIELDS)!)} as json
         from (select 'r1'::text as id, ${JSON.stringify(data)}::jsonb as data,
           ${created}::timestamptz as created_at, ${created}::timestamptz as updated_at,
           ${sql.join(columns, sql`, `)}) as list_items`,
@@ -183,9 +183,14 @@ describe("records written by Postgres (recordJson.ts) against Node's writer", ()
 
   it('leaves lists with sealed fields or files to Node', () => {
     expect(
-      recordJson([...FIELDS, storedField('secret', 'string', { is_encryptable: true })]),
+      recordJson({
+        fields: [...FIELDS, storedField('secret', 'string', { is_encryptable: true })],
+        layout: 0,
+      }),
     ).toBeUndefined();
-    expect(recordJson([...FIELDS, storedField('doc', 'file')])).toBeUndefined();
-    expect(recordJson(FIELDS)).toBeDefined();
+    expect(
+      recordJson({ fields: [...FIELDS, storedField('doc', 'file')], layout: 0 }),
+    ).toBeUndefined();
+    expect(recordJson({ fields: FIELDS, layout: 0 })).toBeDefined();
   });
 });

@@ -3,6 +3,7 @@ import { queryRows, type Database } from '../../infra/db/client.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { FieldCipher } from './cipher.js';
 import { listScope } from '../items/listScope.js';
+import { FORGET_STORED_JSON } from '../items/storedJson.js';
 
 export interface ResealReport {
   lists: number;
@@ -77,7 +78,7 @@ async function resealRow(
   if (Object.keys(after).length === 0) return false;
   const updated = await queryRows<{ id: string }>(
     db,
-    sql`update list_items set data = data || ${JSON.stringify(after)}::jsonb
+    sql`update list_items set data = data || ${JSON.stringify(after)}::jsonb${FORGET_STORED_JSON}
         where owner_id = ${ownerId} and id = ${row.id} and data @> ${JSON.stringify(before)}::jsonb returning id`,
   );
   return updated.length > 0;

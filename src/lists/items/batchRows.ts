@@ -15,6 +15,7 @@ import { listKeyOf, recordInList } from './listScope.js';
 import { SLOT_COLUMNS, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { slotColumnsSql } from './itemSlots.js';
+import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -78,18 +79,31 @@ export async function insertItemRows(
   const columns = SLOT_COLUMNS.map((slot) => sql`, ${sql.identifier(slot)}`);
   const guard = listGuard(ownerId, listId, fieldsSeen);
   const key = await listKeyInsert(db, listId);
-  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}`;
-  const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(columns)})`;
+  const values = (layout: SQL) =>
+    sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}${storedJsonValues(
+      fieldsSeen,
+      {
+        id: sql`u.id`,
+        data: sql`u.d`,
+        stamp: sql`${stamp}`,
+        slot: (slot) => sql`u.${sql.identifier(slot)}`,
+      },
+      layout,
+    )}`;
+  const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(columns)}${STORED_JSON_COLUMNS})`;
   const citus = await onCitus(db);
   const written = await transactionOr(
     db,
     async (tx) => {
       if (citus) {
         // the list's check, the rows, their events: a statement each (citusItemRows.ts)
-        const live = await queryRows(tx, sql`select 1 from ${listSchemas} where ${guard}`);
-        if (live.length === 0) return false;
+        const [live] = await queryRows<{ layout: number }>(
+          tx,
+          sql`select layout from ${listSchemas} where ${guard}`,
+        );
+        if (!live) return false;
         await tx.execute(
-          sql`insert into ${into} select u.id, ${listId}, ${ownerId}::bigint, ${values} from ${rowsOf(records)}`,
+          sql`insert into ${into} select u.id, ${listId}, ${ownerId}::bigint, ${values(sql`${live.layout}::int`)} from ${rowsOf(records)}`,
         );
         await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, rows));
       } else {
@@ -98,7 +112,7 @@ export async function insertItemRows(
           sql`with list as (select ${LIST_FOR_CHANGES} from ${listSchemas} where ${guard}),
             inserted as (
               insert into ${into}
-              select u.id, list.id, list.owner_id, ${values} from list, ${rowsOf(records)}
+              select u.id, list.id, list.owner_id, ${values(sql`list.layout`)} from list, ${rowsOf(records)}
               returning id, data, created_at, updated_at${slotColumnsSql()}),
             feed as (${itemChanges('list_item.created', 'list', 'inserted')})
             select count(*)::int as n from inserted`,
@@ -220,7 +234,7 @@ export async function updateItemRows(
   const inPartition = await partitionOf(db, listId);
   // the slugs now in slots leave `data` (a record written before thin documents had both)
   const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
-      updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+      updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${FORGET_STORED_JSON}
     from (${probed(ownerId, rowsOf(records), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}

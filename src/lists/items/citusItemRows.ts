@@ -10,6 +10,7 @@ import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
+import { FORGET_STORED_JSON } from './storedJson.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -116,7 +117,7 @@ export async function updateItemRowOnCitus(
     const [row] = await queryRows<StoredItemRow & { previous: string }>(
       tx,
       sql`update ${listItems} li set data = ${keptData(sql`li.data`, changes)},
-            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${FORGET_STORED_JSON}
           from (select r.id, ${PREVIOUS_TEXT('r')} as previous from ${listItems} r
                 where r.owner_id = ${ownerId} and r.id = ${id} for update) before
           where li.owner_id = ${ownerId} and li.id = before.id

@@ -12,6 +12,7 @@ import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
+import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
 import { recordInList } from './listScope.js';
 import {
   deletedItemChanges,
@@ -55,6 +56,7 @@ export async function insertItemRow(
     return written;
   }
   const stamp = now.toISOString();
+  const kept = JSON.stringify(changes.kept);
   const key = await listKeyInsert(db, listId);
   const inserted = await queryRows<{ id: string }>(
     db,
@@ -63,9 +65,21 @@ export async function insertItemRow(
           where ${guard}
           returning ${LIST_FOR_CHANGES})
         , inserted as (
-        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)})
-        select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.kept)}::jsonb,
-               ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)}
+        insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)}${STORED_JSON_COLUMNS})
+        select ${id}, bumped.id, bumped.owner_id, ${kept}::jsonb,
+               ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)}${storedJsonValues(
+                 fieldsSeen,
+                 {
+                   id: sql`${id}`,
+                   data: sql`${kept}`,
+                   stamp: sql`${stamp}`,
+                   slot: (slot) => {
+                     const text = changes.slots[slot];
+                     return text === undefined ? undefined : sql`${text}`;
+                   },
+                 },
+                 sql`bumped.layout`,
+               )}
         from bumped
         returning id, data, created_at, updated_at${slotColumnsSql()})
         , feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
@@ -139,7 +153,7 @@ export async function updateItemRow(
           for update),
         updated as (
           update ${listItems} set data = ${keptData(sql`${listItems}.data`, changes)},
-            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}
+            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${FORGET_STORED_JSON}
           from before
           where ${recordInList('list_items', ownerId, listId, sql`before.id`)}
           returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,

@@ -32,7 +32,7 @@ import { selectionKey, selectionOf, type ListReadCache } from './readCache.js';
 
 /** What getListItems reads a page with: the list, the parsed query and the total. */
 export interface ListRead {
-  list: Pick<ListSchemaRow, 'id' | 'ownerId' | 'fields' | 'itemCount' | 'version'>;
+  list: Pick<ListSchemaRow, 'id' | 'ownerId' | 'fields' | 'layout' | 'itemCount' | 'version'>;
   query: ItemQuery;
   /** the WHERE of the count and a filter-first page, its values hidden as `hiding` says */
   where: SQL;
@@ -154,7 +154,7 @@ async function countFirstTime(
 /** A count, with the page where one scan serves both and the shape's last total is small. */
 async function countMaybeWithPage(
   ctx: ItemContext,
-  list: Pick<ListSchemaRow, 'fields'>,
+  list: Pick<ListSchemaRow, 'fields' | 'layout'>,
   query: ItemQuery,
   target: ReadTarget,
   pageAt: PageAt | undefined,
@@ -170,7 +170,7 @@ async function countMaybeWithPage(
     column,
     cap,
     segment: compileSort(query.sort)[0]!,
-    record: recordJson(list.fields),
+    record: recordJson(list),
   });
 }
 

@@ -69,7 +69,7 @@ export async function queryItems(
                 named: isNamed(read),
                 matchedBy: matchedByOf(query),
                 total: filtered ? total : undefined,
-                record: recordJson(list.fields),
+                record: recordJson(list),
               },
               input.limit,
               offset,

@@ -22,7 +22,7 @@ import { planOf } from './listItemPresenter.js';
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 /** The record's JSON as an SQL expression over a list_items row, or undefined (see above). */
-function recordJsonText(fields: readonly StoredField[]): string | undefined {
+export function recordJsonText(fields: readonly StoredField[]): string | undefined {
   const pieces = [`'{"id":' || to_json(id)::text`];
   const links: Partial<Record<'contact_id' | 'bot_id', { value: string; empty: string }>> = {};
   for (const { field, type, slot, link } of planOf(fields)) {
@@ -53,17 +53,32 @@ function recordJsonText(fields: readonly StoredField[]): string | undefined {
 }
 
 /** Worked out once for a list's fields (a list read keeps its fields' array). */
-const written = new WeakMap<readonly StoredField[], SQL | null>();
+const written = new WeakMap<readonly StoredField[], { layout: number; json: SQL | null }>();
 
-/** The record's JSON for lists whose records Postgres can write, else undefined. */
-export function recordJson(fields: readonly StoredField[]): SQL | undefined {
-  let json = written.get(fields);
-  if (json === undefined) {
-    const text = recordJsonText(fields);
-    json = text === undefined ? null : sql.raw(text);
-    written.set(fields, json);
+/**
+ * The record's JSON for lists whose records Postgres can write, else undefined: the JSON
+ * stored with the record when it was written for this layout of the list (storedJson.ts),
+ * else written now.
+ */
+export function recordJson(list: {
+  fields: readonly StoredField[];
+  layout: number;
+}): SQL | undefined {
+  let known = written.get(list.fields);
+  if (known?.layout !== list.layout) {
+    const text = recordJsonText(list.fields);
+    known = {
+      layout: list.layout,
+      json:
+        text === undefined
+          ? null
+          : sql.raw(
+              `case when record_layout = ${Math.trunc(list.layout)} then record_json else ${text} end`,
+            ),
+    };
+    written.set(list.fields, known);
   }
-  return json ?? undefined;
+  return known.json ?? undefined;
 }
 
 const SLOT_LIST = sql.raw(SLOT_COLUMNS.join(', '));

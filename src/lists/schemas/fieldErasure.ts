@@ -4,6 +4,7 @@ import { queryRows } from '../../infra/db/client.js';
 import { listFieldErasures } from '../../infra/db/schema/index.js';
 import { isSlotColumn } from '../slots.js';
 import { listScope } from '../items/listScope.js';
+import { FORGET_STORED_JSON } from '../items/storedJson.js';
 
 /** Records changed per UPDATE: short transactions, so a 1M-record list never holds long locks. */
 export const ERASE_BATCH_SIZE = 5000;
@@ -103,7 +104,7 @@ function eraseBatch(
       order by created_at, id
       limit ${size}
     ), changed as (
-      update list_items li set data = li.data - ${erasure.slug}::text ${clearSlot}
+      update list_items li set data = li.data - ${erasure.slug}::text ${clearSlot}${FORGET_STORED_JSON}
       -- = any(array(...)) keeps the join a primary-key lookup; a plain join made the
       -- planner hash the whole table once per batch.
       where li.owner_id = ${erasure.ownerId} and li.id = any(array(select id from batch))

@@ -59,7 +59,7 @@ export async function exportItems(
 ): Promise<number> {
   const query = itemQuery(list, options);
   const where = compileWhere(query);
-  const record = options.asJson ? recordJson(list.fields) : undefined;
+  const record = options.asJson ? recordJson(list) : undefined;
   return lists.db.transaction(
     async (tx) => {
       const db = tx as Database;

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import {
   bigint,
   index,
+  integer,
   type AnyPgColumn,
   jsonb,
   numeric,
@@ -49,6 +50,14 @@ export const listItems = pgTable(
     botId: bigint('bot_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * The record as a read answers it, written when the record is inserted (storedJson.ts), and
+     * the list's layout it was written for: a read takes it only while the list's layout is
+     * still that one, and every update of the record sets both to NULL (docs/records.md,
+     * "Records written once").
+     */
+    recordJson: text('record_json'),
+    recordLayout: integer('record_layout'),
   },
   (t) => [
     // the tenant key second: the key serves lookups by (owner, id) and, after the caller's

@@ -1,0 +1,164 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { queryRows } from '../../src/infra/db/client.js';
+import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
+import { recordJsonText } from '../../src/lists/items/recordJson.js';
+import { assignSlots } from '../../src/lists/slots.js';
+import { call } from '../helpers/call.js';
+import { storedField } from '../helpers/storedField.js';
+import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
+import { createListViaApi } from '../helpers/viaApi.js';
+
+/**
+ * Records written once (src/lists/items/storedJson.ts): an insert stores the record's JSON
+ * with the list's layout, a read of that layout answers it as stored, and neither a changed
+ * record nor changed fields are ever answered from a stale text.
+ */
+const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
+const api = async (method: string, params: Record<string, unknown>, status = 200) => {
+  const res = await call(t.app, method, params, { key: t.owner.apiKey });
+  expect(res.status, JSON.stringify(res.body)).toBe(status);
+  return res;
+};
+
+const FIELDS = [
+  { name: 'City', slug: 'city', type: 'string' },
+  { name: 'Amount', slug: 'amount', type: 'number' },
+  { name: 'Day', slug: 'day', type: 'date' },
+  { name: 'Flag', slug: 'flag', type: 'bool' },
+].map((field) => ({ ...field, is_required: false }));
+const RECORD = { city: 'Oslo "north"', amount: 12.5, day: '2024-02-29', flag: true };
+
+interface StoredRow {
+  id: string;
+  record_json: string | null;
+  record_layout: number | null;
+}
+
+async function storedRows(listId: string): Promise<StoredRow[]> {
+  return queryRows<StoredRow>(
+    t.db,
+    sql`select id, record_json, record_layout from list_items where schema_id = ${listId}
+        order by created_at, id`,
+  );
+}
+
+const layoutOf = async (listId: string) =>
+  (
+    await queryRows<{ layout: number }>(
+      t.db,
+      sql`select layout from list_schemas where id = ${listId}`,
+    )
+  )[0]!.layout;
+
+/** The page's raw answer: the stored text must appear in it byte for byte. */
+const readPage = async (listId: string) =>
+  (await api('getListItems', { schema_id: listId, limit: 50 })).raw.body;
+
+describe('records written once (storedJson.ts)', () => {
+  it('stores what a read answers, for addListItem and addListItems alike', async () => {
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
+    await api(
+      'addListItems',
+      { schema_id: list.id, items: [{ city: 'Bergen', amount: -3 }, { day: '2001-01-01' }] },
+      201,
+    );
+    const rows = await storedRows(list.id);
+    expect(rows).toHaveLength(3);
+    const layout = await layoutOf(list.id);
+    const page = await readPage(list.id);
+    for (const row of rows) {
+      expect(row.record_layout).toBe(layout);
+      expect(row.record_json).not.toBeNull();
+      expect(page).toContain(row.record_json);
+    }
+    expect(JSON.parse(rows[0]!.record_json!)).toMatchObject({
+      id: rows[0]!.id,
+      ...RECORD,
+      day: '2024-02-29T00:00:00.000Z',
+    });
+  });
+
+  it('forgets the JSON of an updated record, and the read answers the new values', async () => {
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const { body } = await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
+    const [other] = (
+      await api('addListItems', { schema_id: list.id, items: [{ city: 'Bergen' }] }, 201)
+    ).body.data;
+    await api('updateListItem', { schema_id: list.id, item_id: body.data.id, data: { amount: 7 } });
+    await api('updateListItems', {
+      schema_id: list.id,
+      items: [{ item_id: other.id, data: { city: 'Tromsø' } }],
+    });
+    const rows = await storedRows(list.id);
+    expect(rows.map((r) => [r.record_json, r.record_layout])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    const page = JSON.parse(await readPage(list.id)).data;
+    expect(page.map((item: Record<string, unknown>) => [item.city, item.amount])).toEqual([
+      [RECORD.city, 7],
+      ['Tromsø', null],
+    ]);
+  });
+
+  it('answers records stored under an earlier layout as the fields are now', async () => {
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
+    const [before] = await storedRows(list.id);
+    await api(
+      'addListSchemaField',
+      {
+        schema_id: list.id,
+        field: { name: 'Note', slug: 'note', type: 'string' },
+      },
+      204,
+    );
+    await api('deleteListSchemaField', { schema_id: list.id, slug: 'flag' }, 204);
+    const [item] = JSON.parse(await readPage(list.id)).data;
+    expect(Object.keys(item)).toEqual([
+      'id',
+      'city',
+      'amount',
+      'day',
+      'note',
+      'created_at',
+      'updated_at',
+    ]);
+    expect(item.note).toBeNull();
+    // a record added now is stored for the new layout, beside the earlier one
+    await api('addListItem', { schema_id: list.id, data: { note: 'n' } }, 201);
+    const rows = await storedRows(list.id);
+    expect(rows[1]!.record_layout).toBe(await layoutOf(list.id));
+    expect(rows[1]!.record_layout).not.toBe(before!.record_layout);
+    expect(JSON.parse(rows[1]!.record_json!)).toMatchObject({ note: 'n' });
+  });
+
+  it('keeps the stored JSON out of the change feed', async () => {
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const { body } = await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
+    await api('updateListItem', { schema_id: list.id, item_id: body.data.id, data: { amount: 1 } });
+    const [change] = await queryRows<{ previous: Record<string, unknown> }>(
+      t.db,
+      sql`select previous from changes where item_id = ${body.data.id}
+          and type = 'list_item.updated'`,
+    );
+    expect(change!.previous).toMatchObject({ id: body.data.id, n1: 12.5 });
+    expect(change!.previous).not.toHaveProperty('record_json');
+    expect(change!.previous).not.toHaveProperty('record_layout');
+  });
+
+  it('writes every type as it did when stored records were introduced', () => {
+    // Stored JSON is kept across releases: a release that writes some value differently must
+    // come with a migration that sets record_json to NULL (storedJson.ts), and then this pin.
+    const fields = assignSlots(
+      ['string', 'number', 'money', 'bool', 'date', 'datetime', 'contact', 'bot'].map((type) =>
+        storedField(type, type, { currency: 'BHD' }),
+      ),
+    ) as StoredField[];
+    const text = recordJsonText(fields)!;
+    expect(createHash('sha256').update(text).digest('hex').slice(0, 16)).toBe('8ed4c72d9b75b91f');
+  });
+});
