@@ -24,7 +24,10 @@ import { DAY0, FIELDS, recordInput } from './sweepShapes.js';
 // 2: thin documents (slotted values in their slots only)
 // 3: each record's JSON stored with it, as addListItems stores it (storedJson.ts)
 const DATA_VERSION = 3;
-/** the records' JSON as the service stores it, for the lists' first layout (0) */
+/**
+ * the records' JSON as addListItems stores it (Postgres's writer writes Node's text:
+ * recordJson.test.ts), for the lists' first layout (0)
+ */
 const RECORD_JSON = recordJsonText(FIELDS)!;
 const BATCH = 5000;
 /** other lists hold this many records each, spread over this many other owners */

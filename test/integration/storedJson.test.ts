@@ -1,8 +1,12 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
+import { createFieldCipher } from '../../src/lists/encryption/cipher.js';
+import { toItemRow, type StoredItemRow } from '../../src/lists/items/foundItem.js';
+import { SLOT_ARRAY_TEXT } from '../../src/lists/items/itemSlots.js';
+import { itemWriter } from '../../src/lists/items/listItemPresenter.js';
 import { recordJsonText } from '../../src/lists/items/recordJson.js';
 import { assignSlots } from '../../src/lists/slots.js';
 import { call } from '../helpers/call.js';
@@ -16,6 +20,8 @@ import { createListViaApi } from '../helpers/viaApi.js';
  * record nor changed fields are ever answered from a stale text.
  */
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
+/** no list here has a sealed field: the writer never uses its key */
+const cipher = createFieldCipher(randomBytes(32).toString('base64'));
 const api = async (method: string, params: Record<string, unknown>, status = 200) => {
   const res = await call(t.app, method, params, { key: t.owner.apiKey });
   expect(res.status, JSON.stringify(res.body)).toBe(status);
@@ -44,41 +50,72 @@ async function storedRows(listId: string): Promise<StoredRow[]> {
   );
 }
 
-const layoutOf = async (listId: string) =>
+const listRow = async (listId: string) =>
   (
-    await queryRows<{ layout: number }>(
+    await queryRows<{ fields: StoredField[]; layout: number }>(
       t.db,
-      sql`select layout from list_schemas where id = ${listId}`,
+      sql`select fields, layout from list_schemas where id = ${listId}`,
     )
-  )[0]!.layout;
+  )[0]!;
+const layoutOf = async (listId: string) => (await listRow(listId)).layout;
 
 /** The page's raw answer: the stored text must appear in it byte for byte. */
 const readPage = async (listId: string) =>
   (await api('getListItems', { schema_id: listId, limit: 50 })).raw.body;
 
 describe('records written once (storedJson.ts)', () => {
-  it('stores what a read answers, for addListItem and addListItems alike', async () => {
+  it('stores what a read would write, for addListItem and addListItems alike', async () => {
     const list = await createListViaApi(t.app, t.owner, FIELDS);
     await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
     await api(
       'addListItems',
-      { schema_id: list.id, items: [{ city: 'Bergen', amount: -3 }, { day: '2001-01-01' }] },
+      {
+        schema_id: list.id,
+        items: [{ city: 'Bergen', amount: -3 }, { day: '2001-01-01' }, { amount: 1e-7 }],
+      },
       201,
     );
-    const rows = await storedRows(list.id);
-    expect(rows).toHaveLength(3);
-    const layout = await layoutOf(list.id);
-    const page = await readPage(list.id);
+    const { fields, layout } = await listRow(list.id);
+    // the record as stored, with what Postgres and Node write of its row on a read
+    const rows = await queryRows<StoredItemRow & StoredRow & { computed: string | null }>(
+      t.db,
+      sql`select id, data, created_at, updated_at, ${sql.raw(SLOT_ARRAY_TEXT)} as slot_values,
+            record_json, record_layout, ${sql.raw(recordJsonText(fields)!)} as computed
+          from list_items where schema_id = ${list.id} order by created_at, id`,
+    );
+    expect(rows).toHaveLength(4);
+    const write = itemWriter(fields, cipher);
     for (const row of rows) {
       expect(row.record_layout).toBe(layout);
-      expect(row.record_json).not.toBeNull();
-      expect(page).toContain(row.record_json);
+      expect(row.record_json).toBe(write(toItemRow(row)).text);
+      // Postgres writes the same where it writes at all (not 1e-7: JavaScript's exponent)
+      if (row.computed !== null) expect(row.record_json).toBe(row.computed);
     }
+    expect(rows.filter((row) => row.computed === null)).toHaveLength(1);
     expect(JSON.parse(rows[0]!.record_json!)).toMatchObject({
       id: rows[0]!.id,
       ...RECORD,
       day: '2024-02-29T00:00:00.000Z',
     });
+    // and a read answers it
+    const page = await readPage(list.id);
+    for (const row of rows) expect(page).toContain(row.record_json);
+  });
+
+  it('stores nothing for a list with a sealed field (its answer holds the clear text)', async () => {
+    const list = await createListViaApi(t.app, t.owner, [
+      ...FIELDS,
+      { name: 'Secret', slug: 'secret', type: 'string', is_encryptable: true, is_required: false },
+    ]);
+    await api('addListItem', { schema_id: list.id, data: { ...RECORD, secret: 's3' } }, 201);
+    await api('addListItems', { schema_id: list.id, items: [{ secret: 's4' }] }, 201);
+    const rows = await storedRows(list.id);
+    expect(rows.map((r) => [r.record_json, r.record_layout])).toEqual([
+      [null, null],
+      [null, null],
+    ]);
+    const page = JSON.parse(await readPage(list.id)).data;
+    expect(page.map((item: { secret: string }) => item.secret)).toEqual(['s3', 's4']);
   });
 
   it('forgets the JSON of an updated record, and the read answers the new values', async () => {
@@ -153,6 +190,8 @@ describe('records written once (storedJson.ts)', () => {
   it('writes every type as it did when stored records were introduced', () => {
     // Stored JSON is kept across releases: a release that writes some value differently must
     // come with a migration that sets record_json to NULL (storedJson.ts), and then this pin.
+    // Node's writer and this SQL one write the same bytes (recordJson.test.ts), so a change to
+    // either shows here.
     const fields = assignSlots(
       ['string', 'number', 'money', 'bool', 'date', 'datetime', 'contact', 'bot'].map((type) =>
         storedField(type, type, { currency: 'BHD' }),

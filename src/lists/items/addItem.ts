@@ -8,6 +8,7 @@ import { presentItem } from './listItemPresenter.js';
 import { checkReferences } from './references.js';
 import { FieldsChanged, insertItemRow } from './itemRows.js';
 import type { ItemRow } from './foundItem.js';
+import { storedRecord } from './storedJson.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 
@@ -70,6 +71,7 @@ async function insertInto(
     now,
     row.id,
     ctx.alsoWrite?.(item),
+    storedRecord(list, item),
   );
   return item;
 }

@@ -14,6 +14,7 @@ import { insertItemRows, type NewItemRow } from './batchRows.js';
 import { FieldsChanged } from './itemRows.js';
 import { presentItem } from './listItemPresenter.js';
 import { refuseReferences } from './references.js';
+import { storedRecord } from './storedJson.js';
 import { toStoredChanges } from './storedRow.js';
 import { validateData } from './validateData.js';
 
@@ -61,15 +62,14 @@ async function addTo(
   const written = valid
     .filter((v) => !failed.has(v.index))
     .map((v) => {
-      const row: NewItemRow = {
-        id: uuidv7(),
-        changes: toStoredChanges(list.fields, v.values, ctx.cipher),
-      };
+      const id = uuidv7();
+      const changes = toStoredChanges(list.fields, v.values, ctx.cipher);
       const item = presentItem(
         list.fields,
-        { id: row.id, data: row.changes.data, createdAt: now, updatedAt: now },
+        { id, data: changes.data, createdAt: now, updatedAt: now },
         ctx.cipher,
       );
+      const row: NewItemRow = { id, changes, stored: storedRecord(list, item) };
       return { index: v.index, row, item };
     });
   await insertItemRows(

@@ -15,7 +15,7 @@ import { listKeyOf, recordInList } from './listScope.js';
 import { SLOT_COLUMNS, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { slotColumnsSql } from './itemSlots.js';
-import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
+import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, type StoredRecord } from './storedJson.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -35,12 +35,14 @@ import {
 export interface NewItemRow {
   id: string;
   changes: StoredChanges;
+  /** its JSON to store with it (storedJson.ts) */
+  stored?: StoredRecord;
 }
 
 /**
  * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` what
  * `data` keeps, one typed column per slot, `k` the slots a row sets, `s` the slugs whose
- * values those slots hold), so the statement's text and its parameter count do not depend on
+ * values those slots hold, `j` and `l` the JSON to store and its layout (storedJson.ts)), so the statement's text and its parameter count do not depend on
  * the batch's size.
  */
 function rowsOf(records: readonly Record<string, unknown>[]): SQL {
@@ -48,7 +50,7 @@ function rowsOf(records: readonly Record<string, unknown>[]): SQL {
     (slot) => sql`, ${sql.identifier(slot)} ${sql.raw(slotSqlType(slot))}`,
   );
   return sql`jsonb_to_recordset(${JSON.stringify(records)}::jsonb)
-    as u(id text, d jsonb, k text[], s text[]${sql.join(shape)})`;
+    as u(id text, d jsonb, k text[], s text[], j text, l int${sql.join(shape)})`;
 }
 
 /**
@@ -75,21 +77,17 @@ export async function insertItemRows(
 ): Promise<void> {
   if (rows.length === 0) return;
   const stamp = now.toISOString();
-  const records = rows.map(({ id, changes }) => ({ id, d: changes.kept, ...changes.slots }));
+  const records = rows.map(({ id, changes, stored }) => ({
+    id,
+    d: changes.kept,
+    j: stored?.json,
+    l: stored?.layout,
+    ...changes.slots,
+  }));
   const columns = SLOT_COLUMNS.map((slot) => sql`, ${sql.identifier(slot)}`);
   const guard = listGuard(ownerId, listId, fieldsSeen);
   const key = await listKeyInsert(db, listId);
-  const values = (layout: SQL) =>
-    sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}${storedJsonValues(
-      fieldsSeen,
-      {
-        id: sql`u.id`,
-        data: sql`u.d`,
-        stamp: sql`${stamp}`,
-        slot: (slot) => sql`u.${sql.identifier(slot)}`,
-      },
-      layout,
-    )}`;
+  const values = sql`u.d, ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(SLOT_COLUMNS.map((slot) => sql`, u.${sql.identifier(slot)}`))}, u.j, u.l`;
   const into = sql`${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(columns)}${STORED_JSON_COLUMNS})`;
   const citus = await onCitus(db);
   const written = await transactionOr(
@@ -97,13 +95,10 @@ export async function insertItemRows(
     async (tx) => {
       if (citus) {
         // the list's check, the rows, their events: a statement each (citusItemRows.ts)
-        const [live] = await queryRows<{ layout: number }>(
-          tx,
-          sql`select layout from ${listSchemas} where ${guard}`,
-        );
-        if (!live) return false;
+        const live = await queryRows(tx, sql`select 1 from ${listSchemas} where ${guard}`);
+        if (live.length === 0) return false;
         await tx.execute(
-          sql`insert into ${into} select u.id, ${listId}, ${ownerId}::bigint, ${values(sql`${live.layout}::int`)} from ${rowsOf(records)}`,
+          sql`insert into ${into} select u.id, ${listId}, ${ownerId}::bigint, ${values} from ${rowsOf(records)}`,
         );
         await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, rows));
       } else {
@@ -112,7 +107,7 @@ export async function insertItemRows(
           sql`with list as (select ${LIST_FOR_CHANGES} from ${listSchemas} where ${guard}),
             inserted as (
               insert into ${into}
-              select u.id, list.id, list.owner_id, ${values(sql`list.layout`)} from list, ${rowsOf(records)}
+              select u.id, list.id, list.owner_id, ${values} from list, ${rowsOf(records)}
               returning id, data, created_at, updated_at${slotColumnsSql()}),
             feed as (${itemChanges('list_item.created', 'list', 'inserted')})
             select count(*)::int as n from inserted`,

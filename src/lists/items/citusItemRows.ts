@@ -10,7 +10,12 @@ import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
-import { FORGET_STORED_JSON } from './storedJson.js';
+import {
+  FORGET_STORED_JSON,
+  STORED_JSON_COLUMNS,
+  storedJsonValues,
+  type StoredRecord,
+} from './storedJson.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -60,6 +65,7 @@ export async function insertItemRowOnCitus(
   now: Date,
   id: string,
   also?: SQL,
+  stored?: StoredRecord,
 ): Promise<boolean> {
   const stamp = now.toISOString();
   const key = await listKeyInsert(db, listId);
@@ -73,9 +79,9 @@ export async function insertItemRowOnCitus(
     ).length > 0;
   const write = async (tx: Database) => {
     await tx.execute(
-      sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)})
+      sql`insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)}${STORED_JSON_COLUMNS})
           values (${id}, ${listId}, ${ownerId}, ${JSON.stringify(changes.kept)}::jsonb,
-            ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)})`,
+            ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)}${storedJsonValues(stored)})`,
     );
     await tx.execute(itemChangesAfter('list_item.created', ownerId, listId, [{ id }]));
     // `also` reads the CTE `inserted` of the Postgres form's statement

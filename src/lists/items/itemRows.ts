@@ -12,7 +12,12 @@ import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
-import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
+import {
+  FORGET_STORED_JSON,
+  STORED_JSON_COLUMNS,
+  storedJsonValues,
+  type StoredRecord,
+} from './storedJson.js';
 import { recordInList } from './listScope.js';
 import {
   deletedItemChanges,
@@ -46,17 +51,31 @@ export async function insertItemRow(
   id: string = uuidv7(),
   /** a data-modifying CTE run with the insert, reading `inserted` (an idempotency key's answer) */
   also?: SQL,
+  /** the record's JSON to store with it (storedJson.ts) */
+  stored?: StoredRecord,
 ): Promise<ItemRow> {
   const written = { id, data: changes.data, createdAt: now, updatedAt: now };
   const guard = listGuard(ownerId, listId, fieldsSeen);
   const slots = slotValues(changes);
   if (await onCitus(db)) {
-    if (!(await insertItemRowOnCitus(db, ownerId, listId, guard, slots, changes, now, id, also)))
+    if (
+      !(await insertItemRowOnCitus(
+        db,
+        ownerId,
+        listId,
+        guard,
+        slots,
+        changes,
+        now,
+        id,
+        also,
+        stored,
+      ))
+    )
       await refuseInsert(db, ownerId, listId);
     return written;
   }
   const stamp = now.toISOString();
-  const kept = JSON.stringify(changes.kept);
   const key = await listKeyInsert(db, listId);
   const inserted = await queryRows<{ id: string }>(
     db,
@@ -66,20 +85,8 @@ export async function insertItemRow(
           returning ${LIST_FOR_CHANGES})
         , inserted as (
         insert into ${listItems} (id, schema_id, owner_id, data, created_at, updated_at${key.column}${sql.join(slots.columns)}${STORED_JSON_COLUMNS})
-        select ${id}, bumped.id, bumped.owner_id, ${kept}::jsonb,
-               ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)}${storedJsonValues(
-                 fieldsSeen,
-                 {
-                   id: sql`${id}`,
-                   data: sql`${kept}`,
-                   stamp: sql`${stamp}`,
-                   slot: (slot) => {
-                     const text = changes.slots[slot];
-                     return text === undefined ? undefined : sql`${text}`;
-                   },
-                 },
-                 sql`bumped.layout`,
-               )}
+        select ${id}, bumped.id, bumped.owner_id, ${JSON.stringify(changes.kept)}::jsonb,
+               ${stamp}::timestamptz, ${stamp}::timestamptz${key.value}${sql.join(slots.values)}${storedJsonValues(stored)}
         from bumped
         returning id, data, created_at, updated_at${slotColumnsSql()})
         , feed as (${itemChanges('list_item.created', 'bumped', 'inserted')})
