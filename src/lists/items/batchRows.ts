@@ -42,8 +42,8 @@ export interface NewItemRow {
 /**
  * A batch's rows as one JSON parameter read by jsonb_to_recordset (alias `u`: `id`, `d` what
  * `data` keeps, one typed column per slot, `k` the slots a row sets, `s` the slugs whose
- * values those slots hold, `j` and `l` the JSON to store and its layout (storedJson.ts)), so the statement's text and its parameter count do not depend on
- * the batch's size.
+ * values those slots hold, `j` and `l` the JSON to store and its layout, storedJson.ts), so
+ * the statement's text and its parameter count do not depend on the batch's size.
  */
 function rowsOf(records: readonly Record<string, unknown>[]): SQL {
   const shape = SLOT_COLUMNS.map(
