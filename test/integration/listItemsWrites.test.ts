@@ -39,14 +39,13 @@ const documentOf = (list: TestList, row: ItemRow | undefined) =>
 describe('insertItemRow (addListItem: the record and the list counter together)', () => {
   it('writes the record, its slot and the counter together', async () => {
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertItemRow(
-      t.db,
-      t.owner.accountId,
-      list.id,
-      list.fields,
+    const row = await insertItemRow(t.db, {
+      ownerId: t.owner.accountId,
+      listId: list.id,
+      fieldsSeen: list.fields,
       changes,
-      new Date('2024-01-01T00:00:00Z'),
-    );
+      now: new Date('2024-01-01T00:00:00Z'),
+    });
     expect(await itemCount(t.db, list.id)).toBe(1);
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: NO_DATA });
   });
@@ -56,7 +55,13 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     await expect(
-      insertItemRow(t.db, t.owner.accountId, list.id, list.fields, changes, new Date()),
+      insertItemRow(t.db, {
+        ownerId: t.owner.accountId,
+        listId: list.id,
+        fieldsSeen: list.fields,
+        changes,
+        now: new Date(),
+      }),
     ).rejects.toBeInstanceOf(FieldsChanged);
     expect(await itemCount(t.db, list.id)).toBe(0);
   });
@@ -64,14 +69,13 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
   it('inserts nothing and answers 404 when the list was deleted meanwhile', async () => {
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     await markListDeleted(t.db, list.id);
-    const err = await insertItemRow(
-      t.db,
-      t.owner.accountId,
-      list.id,
-      list.fields,
+    const err = await insertItemRow(t.db, {
+      ownerId: t.owner.accountId,
+      listId: list.id,
+      fieldsSeen: list.fields,
       changes,
-      new Date(),
-    ).catch((e: unknown) => e);
+      now: new Date(),
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as NotFoundError).param).toBe('schema_id');
     expect(await itemCount(t.db, list.id)).toBe(0);
@@ -79,14 +83,13 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
 
   it('updates nothing when the fields moved after validation (the caller validates again)', async () => {
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertItemRow(
-      t.db,
-      t.owner.accountId,
-      list.id,
-      list.fields,
+    const row = await insertItemRow(t.db, {
+      ownerId: t.owner.accountId,
+      listId: list.id,
+      fieldsSeen: list.fields,
       changes,
-      new Date(),
-    );
+      now: new Date(),
+    });
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     const update = slotted({ a: 'y' }, { t1: 'y' });

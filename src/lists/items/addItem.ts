@@ -62,16 +62,15 @@ async function insertInto(
   // The id and the timestamps are chosen here, so the answer is known before the write.
   const row: ItemRow = { id: uuidv7(), data: changes.data, createdAt: now, updatedAt: now };
   const item = presentItem(list.fields, row, ctx.cipher);
-  await insertItemRow(
-    ctx.db,
-    list.ownerId,
-    list.id,
-    list.fields,
+  await insertItemRow(ctx.db, {
+    ownerId: list.ownerId,
+    listId: list.id,
+    fieldsSeen: list.fields,
     changes,
     now,
-    row.id,
-    ctx.alsoWrite?.(item),
-    storedRecord(list, item),
-  );
+    id: row.id,
+    also: ctx.alsoWrite?.(item),
+    stored: storedRecord(list, item),
+  });
   return item;
 }

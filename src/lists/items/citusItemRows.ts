@@ -5,17 +5,13 @@ import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas } from '../../infra/db/schema/listSchemas.js';
 import { nextVersion } from '../listVersion.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
+import type { NewItem } from './newItem.js';
 import type { StoredChanges } from './storedRow.js';
 import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
-import {
-  FORGET_STORED_JSON,
-  STORED_JSON_COLUMNS,
-  storedJsonValues,
-  type StoredRecord,
-} from './storedJson.js';
+import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -57,16 +53,11 @@ const isTransaction = (db: Database): boolean => (db as unknown) instanceof PgTr
  */
 export async function insertItemRowOnCitus(
   db: Database,
-  ownerId: number,
-  listId: string,
+  item: NewItem & { id: string },
   guard: SQL,
   slots: { columns: SQL[]; values: SQL[] },
-  changes: StoredChanges,
-  now: Date,
-  id: string,
-  also?: SQL,
-  stored?: StoredRecord,
 ): Promise<boolean> {
+  const { ownerId, listId, changes, now, id, also, stored } = item;
   const stamp = now.toISOString();
   const key = await listKeyInsert(db, listId);
   const counted = async (tx: Database) =>

@@ -10,14 +10,10 @@ import { findLiveList } from '../schemas/listSchemaRepository.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import { type SlotColumn, slotSqlType } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
+import type { NewItem } from './newItem.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
-import {
-  FORGET_STORED_JSON,
-  STORED_JSON_COLUMNS,
-  storedJsonValues,
-  type StoredRecord,
-} from './storedJson.js';
+import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
 import { recordInList } from './listScope.js';
 import {
   deletedItemChanges,
@@ -41,37 +37,13 @@ export class FieldsChanged extends Error {}
  * have moved) or list delete inserts nothing: then a deleted list is a 404 and changed
  * fields a FieldsChanged, which the caller answers by validating again.
  */
-export async function insertItemRow(
-  db: Database,
-  ownerId: number,
-  listId: string,
-  fieldsSeen: readonly StoredField[],
-  changes: StoredChanges,
-  now: Date,
-  id: string = uuidv7(),
-  /** a data-modifying CTE run with the insert, reading `inserted` (an idempotency key's answer) */
-  also?: SQL,
-  /** the record's JSON to store with it (storedJson.ts) */
-  stored?: StoredRecord,
-): Promise<ItemRow> {
+export async function insertItemRow(db: Database, item: NewItem): Promise<ItemRow> {
+  const { ownerId, listId, fieldsSeen, changes, now, id = uuidv7(), also, stored } = item;
   const written = { id, data: changes.data, createdAt: now, updatedAt: now };
   const guard = listGuard(ownerId, listId, fieldsSeen);
   const slots = slotValues(changes);
   if (await onCitus(db)) {
-    if (
-      !(await insertItemRowOnCitus(
-        db,
-        ownerId,
-        listId,
-        guard,
-        slots,
-        changes,
-        now,
-        id,
-        also,
-        stored,
-      ))
-    )
+    if (!(await insertItemRowOnCitus(db, { ...item, id }, guard, slots)))
       await refuseInsert(db, ownerId, listId);
     return written;
   }

@@ -3,6 +3,7 @@ import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import { instantJson } from '../field-types/jsonInSql.js';
 import { SLOT_COLUMNS } from '../slots.js';
 import { SLOT_ARRAY_TEXT, slotArraySql } from './itemSlots.js';
+import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { planOf } from './listItemPresenter.js';
 
 /**
@@ -21,13 +22,18 @@ import { planOf } from './listItemPresenter.js';
 
 const literal = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
+/** Whether Postgres writes this list's records: no sealed field, no type without `json`. */
+export function writesRecords(fields: readonly StoredField[]): boolean {
+  return fields.every((field) => !field.is_encryptable && fieldTypeOf(field).json !== undefined);
+}
+
 /** The record's JSON as an SQL expression over a list_items row, or undefined (see above). */
 export function recordJsonText(fields: readonly StoredField[]): string | undefined {
+  if (!writesRecords(fields)) return undefined;
   const pieces = [`'{"id":' || to_json(id)::text`];
   const links: Partial<Record<'contact_id' | 'bot_id', { value: string; empty: string }>> = {};
   for (const { field, type, slot, link } of planOf(fields)) {
-    const json = type.json;
-    if (field.is_encryptable || !json) return undefined;
+    const json = type.json!;
     const slug = literal(field.slug);
     const stored = `(data -> ${slug})`;
     // An empty slot: an empty field, or a record written before thin documents with the value

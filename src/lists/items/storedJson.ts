@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { ListSchemaRow } from '../../infra/db/schema/listSchemas.js';
 import { stringifyJson, type OrderedObject } from '../../shared/orderedJson.js';
-import { recordJson } from './recordJson.js';
+import { writesRecords } from './recordJson.js';
 
 /*
  * Records written once: an insert stores the record's JSON beside it (`record_json`), the text
@@ -33,7 +33,7 @@ export function storedRecord(
   list: Pick<ListSchemaRow, 'fields' | 'layout'>,
   item: OrderedObject,
 ): StoredRecord | undefined {
-  if (!recordJson(list)) return undefined;
+  if (!writesRecords(list.fields)) return undefined;
   return { json: stringifyJson(item), layout: list.layout };
 }
 
