@@ -33,19 +33,22 @@ const changes = slotted({ a: 'x' }, { t1: 'x' });
 /** `data` of a record whose every value is slotted: empty (thin documents) */
 const NO_DATA = expect.toSatisfy((data: object) => Object.keys(data).length === 0);
 /** a written row's stored values, its slots' included */
+/** The record insertItemRow writes into `list`: `changes`, validated against its fields. */
+const newItem = (list: TestList, now = new Date()) => ({
+  ownerId: t.owner.accountId,
+  listId: list.id,
+  fieldsSeen: list.fields,
+  changes,
+  now,
+});
+
 const documentOf = (list: TestList, row: ItemRow | undefined) =>
   row && storedDocument(list.fields, row.data, row.slots);
 
 describe('insertItemRow (addListItem: the record and the list counter together)', () => {
   it('writes the record, its slot and the counter together', async () => {
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertItemRow(t.db, {
-      ownerId: t.owner.accountId,
-      listId: list.id,
-      fieldsSeen: list.fields,
-      changes,
-      now: new Date('2024-01-01T00:00:00Z'),
-    });
+    const row = await insertItemRow(t.db, newItem(list, new Date('2024-01-01T00:00:00Z')));
     expect(await itemCount(t.db, list.id)).toBe(1);
     expect(await rawRecord(t.db, row.id)).toMatchObject({ t1: 'x', data: NO_DATA });
   });
@@ -54,28 +57,14 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
-    await expect(
-      insertItemRow(t.db, {
-        ownerId: t.owner.accountId,
-        listId: list.id,
-        fieldsSeen: list.fields,
-        changes,
-        now: new Date(),
-      }),
-    ).rejects.toBeInstanceOf(FieldsChanged);
+    await expect(insertItemRow(t.db, newItem(list))).rejects.toBeInstanceOf(FieldsChanged);
     expect(await itemCount(t.db, list.id)).toBe(0);
   });
 
   it('inserts nothing and answers 404 when the list was deleted meanwhile', async () => {
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
     await markListDeleted(t.db, list.id);
-    const err = await insertItemRow(t.db, {
-      ownerId: t.owner.accountId,
-      listId: list.id,
-      fieldsSeen: list.fields,
-      changes,
-      now: new Date(),
-    }).catch((e: unknown) => e);
+    const err = await insertItemRow(t.db, newItem(list)).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(NotFoundError);
     expect((err as NotFoundError).param).toBe('schema_id');
     expect(await itemCount(t.db, list.id)).toBe(0);
@@ -83,13 +72,7 @@ describe('insertItemRow (addListItem: the record and the list counter together)'
 
   it('updates nothing when the fields moved after validation (the caller validates again)', async () => {
     const list = await makeList(t.db, t.owner, [{ slug: 'a', type: 'string' }]);
-    const row = await insertItemRow(t.db, {
-      ownerId: t.owner.accountId,
-      listId: list.id,
-      fieldsSeen: list.fields,
-      changes,
-      now: new Date(),
-    });
+    const row = await insertItemRow(t.db, newItem(list));
     const moved = [{ ...list.fields[0]!, slot: 't2' }];
     await t.db.update(listSchemas).set({ fields: moved }).where(eq(listSchemas.id, list.id));
     const update = slotted({ a: 'y' }, { t1: 'y' });
