@@ -4,6 +4,7 @@ import type { Caller } from '../../src/admission/caller.js';
 import { fromDomainError } from '../../src/http/httpErrors.js';
 import { itemOutcomeBodies } from '../../src/http/itemOutcomeBodies.js';
 import { queryRows, type Database } from '../../src/infra/db/client.js';
+import { sessionOf, type DrizzleSession } from '../../src/infra/db/statementText.js';
 import type { ItemContext } from '../../src/lists/context.js';
 import { createListsContext } from '../../src/lists/context.js';
 import { addItem } from '../../src/lists/items/addItem.js';
@@ -41,10 +42,24 @@ beforeAll(async () => {
 
 /**
  * `db`, with `before` run on the real database each time a write is about to start: before
- * every transaction, and before every single statement whose SQL `writes` matches.
+ * every transaction, and before every single statement whose SQL `writes` matches, whether
+ * sent by `db.execute` or through the session (queryRows, infra/db/statementText.ts).
  */
 function racing(db: Database, before: () => Promise<unknown>, writes: RegExp): Database {
   const dialect = (db as unknown as { dialect: { sqlToQuery(q: SQL): { sql: string } } }).dialect;
+  const session = sessionOf(db)!;
+  const racingSession: DrizzleSession = {
+    dialect: session.dialect,
+    prepareQuery: (query, ...rest) => {
+      const prepared = session.prepareQuery(query, ...rest);
+      return {
+        execute: async () => {
+          if (writes.test(query.sql)) await before();
+          return prepared.execute();
+        },
+      };
+    },
+  };
   return new Proxy(db, {
     get(target, prop, receiver) {
       if (prop === 'transaction') {
@@ -59,6 +74,7 @@ function racing(db: Database, before: () => Promise<unknown>, writes: RegExp): D
           return target.execute(query);
         };
       }
+      if (prop === 'session') return racingSession;
       const value: unknown = Reflect.get(target, prop, receiver);
       return typeof value === 'function' ? value.bind(target) : value;
     },

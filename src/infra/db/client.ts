@@ -4,6 +4,8 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { SQL } from 'drizzle-orm';
+import { sendStatement, sessionOf } from './statementText.js';
 import type { Logger } from 'pino';
 import * as schema from './schema/index.js';
 import { keepPlansOn } from './keptPlans.js';
@@ -166,11 +168,17 @@ export async function openEmbedded(dataDir: string): Promise<DatabaseHandle & { 
   return { db, kind: 'pglite', pglite, close: () => pglite.close() };
 }
 
-/** Rows of a raw `db.execute` on either driver (both return `{ rows }`). */
+/**
+ * Rows of a raw statement on either driver (both return `{ rows }`): through the session
+ * with the text built by statementText.ts where `db` is a drizzle database or transaction,
+ * else `db.execute`.
+ */
 export async function queryRows<T>(
   db: Pick<Database, 'execute'>,
   query: Parameters<Database['execute']>[0],
 ): Promise<T[]> {
+  const session = query instanceof SQL ? sessionOf(db) : undefined;
+  if (session) return sendStatement<T>(session, query as SQL);
   const result = (await db.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }

@@ -3,6 +3,7 @@ import { queryRows, type Database } from './client.js';
 import { onCitus } from './engine.js';
 import { keptPlansOf } from './keptPlans.js';
 import { shapeName } from './statementNames.js';
+import { sendStatement, sessionOf } from './statementText.js';
 
 /**
  * Statements sent under a name made from their text, so that each connection parses and
@@ -18,27 +19,12 @@ import { shapeName } from './statementNames.js';
  */
 export async function queryShapeRows<T>(db: Database, query: SQL): Promise<T[]> {
   if (await onCitus(db)) return queryRows<T>(db, query);
-  const session = ((keptPlansOf(db) ?? db) as unknown as { session: DrizzleSession }).session;
-  const built = session.dialect.sqlToQuery(query);
-  const name = shapeName(built.sql);
-  const result = (await session.prepareQuery(built, undefined, name, false).execute()) as {
-    rows: T[];
-  };
-  return result.rows;
+  const session = sessionOf(keptPlansOf(db) ?? db);
+  if (!session) return queryRows<T>(db, query);
+  return sendStatement<T>(session, query, shapeName);
 }
 
 /** A statement's rows, sent under its shape's name where `named` (queryShapeRows). */
 export function queryRowsNamedIf<T>(named: boolean, db: Database, query: SQL): Promise<T[]> {
   return named ? queryShapeRows<T>(db, query) : queryRows<T>(db, query);
-}
-
-/** The part of drizzle's session a named statement goes through (what `db.execute` does). */
-interface DrizzleSession {
-  dialect: { sqlToQuery(query: SQL): { sql: string; params: unknown[] } };
-  prepareQuery(
-    query: { sql: string; params: unknown[] },
-    fields: undefined,
-    name: string,
-    arrayMode: boolean,
-  ): { execute(): Promise<unknown> };
 }
