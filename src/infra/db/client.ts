@@ -1,14 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
+import { SQL } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { SQL } from 'drizzle-orm';
-import { sendStatement, sessionOf } from './statementText.js';
 import type { Logger } from 'pino';
 import * as schema from './schema/index.js';
 import { keepPlansOn } from './keptPlans.js';
+import { sendStatement, sessionOf } from './statementText.js';
 import { boundShapeStatements, dropStatementNames } from './statementNames.js';
 
 /** The one query interface the service uses, on Postgres and on embedded PGlite alike. */
