@@ -16,8 +16,9 @@ import { createListViaApi } from '../helpers/viaApi.js';
 
 /**
  * Records written once (src/lists/items/storedJson.ts): an insert stores the record's JSON
- * with the list's layout, a read of that layout answers it as stored, and neither a changed
- * record nor changed fields are ever answered from a stale text.
+ * with the list's layout, an update stores it again from the record's new values, a read of
+ * that layout answers it as stored, and neither a changed record nor changed fields are ever
+ * answered from a stale text.
  */
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 /** no list here has a sealed field: the writer never uses its key */
@@ -118,27 +119,77 @@ describe('records written once (storedJson.ts)', () => {
     expect(page.map((item: { secret: string }) => item.secret)).toEqual(['s3', 's4']);
   });
 
-  it('forgets the JSON of an updated record, and the read answers the new values', async () => {
+  it('stores the JSON of an updated record again, as a read writes its new values', async () => {
     const list = await createListViaApi(t.app, t.owner, FIELDS);
     const { body } = await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
-    const [other] = (
-      await api('addListItems', { schema_id: list.id, items: [{ city: 'Bergen' }] }, 201)
+    const [other, third] = (
+      await api(
+        'addListItems',
+        { schema_id: list.id, items: [{ city: 'Bergen' }, { amount: 1, flag: false }] },
+        201,
+      )
     ).body.data;
     await api('updateListItem', { schema_id: list.id, item_id: body.data.id, data: { amount: 7 } });
     await api('updateListItems', {
       schema_id: list.id,
-      items: [{ item_id: other.id, data: { city: 'Tromsø' } }],
+      items: [
+        { item_id: other.id, data: { city: 'Tromsø', day: '2020-05-06' } },
+        // a value Postgres does not write (JavaScript's exponent): stored as NULL, written by Node
+        { item_id: third.id, data: { amount: 1e-7, city: null } },
+      ],
     });
-    const rows = await storedRows(list.id);
-    expect(rows.map((r) => [r.record_json, r.record_layout])).toEqual([
-      [null, null],
-      [null, null],
+    const { fields, layout } = await listRow(list.id);
+    const rows = await queryRows<StoredItemRow & StoredRow>(
+      t.db,
+      sql`select id, data, created_at, updated_at, ${sql.raw(SLOT_ARRAY_TEXT)} as slot_values,
+            record_json, record_layout
+          from list_items where schema_id = ${list.id} order by created_at, id`,
+    );
+    const write = itemWriter(fields, cipher);
+    expect(rows.map((row) => row.record_layout)).toEqual([layout, layout, layout]);
+    expect(rows.map((row) => row.record_json)).toEqual([
+      write(toItemRow(rows[0]!)).text,
+      write(toItemRow(rows[1]!)).text,
+      null,
     ]);
     const page = JSON.parse(await readPage(list.id)).data;
-    expect(page.map((item: Record<string, unknown>) => [item.city, item.amount])).toEqual([
-      [RECORD.city, 7],
-      ['Tromsø', null],
-    ]);
+    expect(page.map((item: Record<string, unknown>) => [item.city, item.amount, item.day])).toEqual(
+      [
+        [RECORD.city, 7, '2024-02-29T00:00:00.000Z'],
+        ['Tromsø', null, '2020-05-06T00:00:00.000Z'],
+        [null, 1e-7, null],
+      ],
+    );
+    // the stored text is the answer's, with the update's own updated_at
+    expect(JSON.parse(rows[0]!.record_json!)).toEqual(page[0]);
+    expect(page[0].updated_at).not.toBe(page[0].created_at);
+  });
+
+  it('stores the JSON of both of two updates racing on one record', async () => {
+    const list = await createListViaApi(t.app, t.owner, FIELDS);
+    const { body } = await api('addListItem', { schema_id: list.id, data: RECORD }, 201);
+    const update = (data: Record<string, unknown>) =>
+      api('updateListItem', { schema_id: list.id, item_id: body.data.id, data });
+    for (let round = 0; round < 5; round++) {
+      await Promise.all([
+        update({ amount: round }),
+        update({ city: `c${round}` }),
+        update({ flag: round % 2 === 0 }),
+        api('updateListItems', {
+          schema_id: list.id,
+          items: [{ item_id: body.data.id, data: { day: `200${round}-01-01` } }],
+        }),
+      ]);
+      const [item] = JSON.parse(await readPage(list.id)).data;
+      expect(item).toMatchObject({
+        amount: round,
+        city: `c${round}`,
+        flag: round % 2 === 0,
+        day: `200${round}-01-01T00:00:00.000Z`,
+      });
+      const [row] = await storedRows(list.id);
+      expect(JSON.parse(row!.record_json!)).toEqual(item);
+    }
   });
 
   it('answers records stored under an earlier layout as the fields are now', async () => {

@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 /**
  * A record's stored JSON (src/lists/items/storedJson.ts) stays true only while every UPDATE of
- * list_items forgets it: a statement that changes a record and keeps its text would have reads
- * answer the old values. Each statement in src/ that updates list_items must assign
- * FORGET_STORED_JSON before its WHERE or FROM.
+ * list_items writes it again or forgets it: a statement that changes a record and keeps its
+ * text would have reads answer the old values. Each statement in src/ that updates list_items
+ * must assign storedJsonAfter(…) or FORGET_STORED_JSON before its WHERE or FROM.
  */
 const SRC = path.resolve(import.meta.dirname, '../../src');
 const UPDATE = /update\s+(?:list_items\b|\$\{listItems\})/gi;
@@ -28,7 +28,11 @@ function listItemUpdates(text: string): string[] {
   });
 }
 
-describe('every UPDATE of list_items forgets the stored JSON', () => {
+/** Whether an UPDATE's SET writes the stored JSON again or forgets it. */
+const rewrites = (statement: string) =>
+  statement.includes('${FORGET_STORED_JSON}') || statement.includes('${storedJsonAfter(');
+
+describe('every UPDATE of list_items writes the stored JSON again or forgets it', () => {
   it('finds the statements (the check has something to check)', () => {
     const all = sourceFiles(SRC).flatMap((file) => listItemUpdates(readFileSync(file, 'utf8')));
     // single and batch updates, Citus's, field erasure, reseal
@@ -43,12 +47,15 @@ describe('every UPDATE of list_items forgets the stored JSON', () => {
       'sql`update ${listItems} li set data = 1${FORGET_STORED_JSON}\n from x`',
     );
     expect(forgets).toContain('FORGET_STORED_JSON');
+    expect(rewrites(forgets!)).toBe(true);
+    expect(rewrites('update list_items set data = 1, ${storedJsonAfter(\n f, v, l)} ')).toBe(true);
+    expect(rewrites('update list_items set data = 1, ${keptData(d)} ')).toBe(false);
   });
 
   it('finds none in src/ that keeps it', () => {
     const keeping = sourceFiles(SRC).flatMap((file) =>
       listItemUpdates(readFileSync(file, 'utf8'))
-        .filter((statement) => !statement.includes('${FORGET_STORED_JSON}'))
+        .filter((statement) => !rewrites(statement))
         .map((statement) => `${path.relative(SRC, file)}: ${statement.trim()}`),
     );
     expect(keeping).toEqual([]);

@@ -12,10 +12,10 @@ import { listGuard, refuseInsert } from './itemRows.js';
 import { countInsertedBatch, transactionOr } from './batchTransaction.js';
 import { listKeyInsert } from './listKeyInsert.js';
 import { listKeyOf, recordInList } from './listScope.js';
-import { SLOT_COLUMNS, slotSqlType } from '../slots.js';
+import { SLOT_COLUMNS, slotSqlType, type SlotColumn } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { slotColumnsSql } from './itemSlots.js';
-import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, type StoredRecord } from './storedJson.js';
+import { STORED_JSON_COLUMNS, storedJsonAfter, type StoredRecord } from './storedJson.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -221,15 +221,24 @@ export async function updateItemRows(
     s: changes.slotted,
     ...changes.slots,
   }));
-  const assignments = SLOT_COLUMNS.map((slot) => {
+  const slotAfter = (slot: SlotColumn) => {
     const column = sql.identifier(slot);
-    return sql`, ${column} = case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
-  });
+    return sql`case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
+  };
+  const assignments = SLOT_COLUMNS.map(
+    (slot) => sql`, ${sql.identifier(slot)} = ${slotAfter(slot)}`,
+  );
   const citus = await onCitus(db);
   const inPartition = await partitionOf(db, listId);
   // the slugs now in slots leave `data` (a record written before thin documents had both)
-  const update = (previous: SQL) => sql`update ${listItems} li set data = (li.data - v.s) || v.d,
-      updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${FORGET_STORED_JSON}
+  const data = sql`(li.data - v.s) || v.d`;
+  const updatedAt = sql`${now.toISOString()}::timestamptz`;
+  const update = (previous: SQL, layout: number) => sql`update ${listItems} li set data = ${data},
+      updated_at = ${updatedAt}${sql.join(assignments)}${storedJsonAfter(
+        fieldsSeen,
+        { row: 'li', data, updatedAt, slot: slotAfter },
+        sql`${layout}::int`,
+      )}
     from (${probed(ownerId, rowsOf(records), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}
@@ -239,21 +248,24 @@ export async function updateItemRows(
   const stored = await transactionOr(
     db,
     async (tx) => {
-      const locked = await queryRows(
+      const [locked] = await queryRows<{ layout: number }>(
         tx,
         sql`update ${listSchemas} set version = ${nextVersion}
-            where ${listGuard(ownerId, listId, fieldsSeen)} returning id`,
+            where ${listGuard(ownerId, listId, fieldsSeen)} returning layout`,
       );
-      if (locked.length === 0) tx.rollback();
+      if (!locked) return tx.rollback();
       // on Citus the events are a statement of their own, after (citusItemRows.ts)
       const updated = citus
-        ? await queryRows<StoredItemRow & WrittenItem>(tx, update(WITH_PREVIOUS_TEXT))
+        ? await queryRows<StoredItemRow & WrittenItem>(
+            tx,
+            update(WITH_PREVIOUS_TEXT, locked.layout),
+          )
         : await queryRows<StoredItemRow>(
             tx,
             sql`with list as (
                   select ${LIST_FOR_CHANGES} from ${listSchemas}
                   where owner_id = ${ownerId} and id = ${listId}),
-                updated as (${update(WITH_PREVIOUS)}),
+                updated as (${update(WITH_PREVIOUS, locked.layout)}),
                 feed as (${itemChanges('list_item.updated', 'list', 'updated')})
                 select id, data, created_at, updated_at${slotColumnsSql()} from updated`,
           );

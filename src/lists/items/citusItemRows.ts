@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { PgTransaction } from 'drizzle-orm/pg-core';
 import { queryRows, type Database } from '../../infra/db/client.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
-import { listSchemas } from '../../infra/db/schema/listSchemas.js';
+import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
 import { nextVersion } from '../listVersion.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import type { NewItem } from './newItem.js';
@@ -11,7 +11,12 @@ import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
-import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
+import {
+  STORED_JSON_COLUMNS,
+  storedJsonAfter,
+  storedJsonValues,
+  type UpdatedValues,
+} from './storedJson.js';
 
 /*
  * The single-record writes of itemRows.ts as Citus runs them on one worker (docs/scaling.md,
@@ -104,17 +109,23 @@ export async function updateItemRowOnCitus(
   assignments: SQL[],
   changes: StoredChanges,
   now: Date,
+  /** the list's fields the guard compares, and the record's values after (storedJsonAfter) */
+  after: { fields: readonly StoredField[]; values: UpdatedValues },
 ): Promise<ItemRow | undefined> {
   return inTransaction(db, async (tx) => {
-    const bumped = await queryRows(
+    const [bumped] = await queryRows<{ layout: number }>(
       tx,
-      sql`update ${listSchemas} set version = ${nextVersion} where ${guard} returning id`,
+      sql`update ${listSchemas} set version = ${nextVersion} where ${guard} returning layout`,
     );
-    if (bumped.length === 0) return undefined;
+    if (!bumped) return undefined;
     const [row] = await queryRows<StoredItemRow & { previous: string }>(
       tx,
       sql`update ${listItems} li set data = ${keptData(sql`li.data`, changes)},
-            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${FORGET_STORED_JSON}
+            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${storedJsonAfter(
+              after.fields,
+              after.values,
+              sql`${bumped.layout}::int`,
+            )}
           from (select r.id, ${PREVIOUS_TEXT('r')} as previous from ${listItems} r
                 where r.owner_id = ${ownerId} and r.id = ${id} for update) before
           where li.owner_id = ${ownerId} and li.id = before.id

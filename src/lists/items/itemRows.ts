@@ -13,7 +13,12 @@ import type { StoredChanges } from './storedRow.js';
 import type { NewItem } from './newItem.js';
 import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
-import { FORGET_STORED_JSON, STORED_JSON_COLUMNS, storedJsonValues } from './storedJson.js';
+import {
+  STORED_JSON_COLUMNS,
+  storedJsonAfter,
+  storedJsonValues,
+  type UpdatedValues,
+} from './storedJson.js';
 import { recordInList } from './listScope.js';
 import {
   deletedItemChanges,
@@ -114,9 +119,23 @@ export async function updateItemRow(
   const assignments = slots.map(
     ([slot, text]) => sql`, ${sql.identifier(slot)} = ${text}::${sql.raw(slotSqlType(slot))}`,
   );
+  const after = (row: string): UpdatedValues => ({
+    row,
+    data: keptData(sql`${sql.raw(row)}.data`, changes),
+    updatedAt: sql`${now.toISOString()}::timestamptz`,
+    slot: (slot) => {
+      const text = changes.slots[slot];
+      return text === undefined
+        ? sql`${sql.raw(row)}.${sql.identifier(slot)}`
+        : sql`${text}::${sql.raw(slotSqlType(slot))}`;
+    },
+  });
   if (await onCitus(db)) {
     const guard = listGuard(ownerId, listId, fieldsSeen);
-    return updateItemRowOnCitus(db, ownerId, listId, id, guard, assignments, changes, now);
+    return updateItemRowOnCitus(db, ownerId, listId, id, guard, assignments, changes, now, {
+      fields: fieldsSeen,
+      values: after('li'),
+    });
   }
   // The guard is also the list's version bump: one statement, one snapshot. The record is
   // found by its primary key alone, in its list's partition (recordInList).
@@ -132,7 +151,11 @@ export async function updateItemRow(
           for update),
         updated as (
           update ${listItems} set data = ${keptData(sql`${listItems}.data`, changes)},
-            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${FORGET_STORED_JSON}
+            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${storedJsonAfter(
+              fieldsSeen,
+              after('list_items'),
+              sql`(select layout from bumped)`,
+            )}
           from before
           where ${recordInList('list_items', ownerId, listId, sql`before.id`)}
           returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,
