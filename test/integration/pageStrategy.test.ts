@@ -6,7 +6,7 @@ import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { pageIdsQuery, selectPage } from '../../src/lists/items/pageQueries.js';
-import { ORDER_INDEX_INCLUDES } from '../../src/lists/items/pageStrategy.js';
+import { matchedByOf, ORDER_INDEX_INCLUDES } from '../../src/lists/items/pageStrategy.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
@@ -53,20 +53,38 @@ function queryOf(filters: Record<string, string>, orderBy: string): ItemQuery {
   };
 }
 
-/** The three ways of reading a filtered page: walking in one pass or not, filtering first. */
-type PageRead = 'walk' | 'one pass' | 'filter first';
+/**
+ * The ways of reading a filtered page: walking in one pass or not, filtering first with the
+ * page's rows looked up by key or read with the matches (`matches in one pass`), and both of
+ * those kept under the shape's name, finding the matches in the condition's index (one
+ * condition only, as the service names them: `kept …`).
+ */
+const READS = [
+  'walk',
+  'one pass',
+  'filter first',
+  'matches in one pass',
+  'kept filter first',
+  'kept matches in one pass',
+] as const;
+type PageRead = (typeof READS)[number];
 
 async function pageIds(query: ItemQuery, offset: number, read: PageRead) {
+  const kept = read.startsWith('kept');
+  const filterFirst = kept || read === 'filter first' || read === 'matches in one pass';
   const rows = await selectPage(
     t.db,
     {
       ownerId: list.ownerId,
       listId: list.id,
-      where: compileWhere(query),
+      where: compileWhere(query, kept ? 'all' : 'none'),
       segments: compileSort(query.sort),
       filtered: true,
-      filterFirst: read === 'filter first',
+      filterFirst,
       walkInOnePass: read === 'one pass',
+      matchesInOnePass: read.endsWith('matches in one pass'),
+      named: kept,
+      matchedBy: kept ? matchedByOf(query) : undefined,
     },
     50,
     offset,
@@ -100,9 +118,11 @@ describe('filtered pages read by filtering first or in one pass', () => {
         for (const offset of [0, 50, 350]) {
           const walked = await pageIds(query, offset, 'walk');
           const at = `${JSON.stringify(f)} ${o} @${offset}`;
-          expect(await pageIds(query, offset, 'filter first'), at).toEqual(walked);
-          expect(await pageIds(query, offset, 'one pass'), at).toEqual(walked);
-          compared += walked.length;
+          // the kept reads are of one condition, as the service names only those
+          const reads = READS.filter((r) => !r.startsWith('kept') || matchedByOf(query));
+          for (const read of reads.slice(1))
+            expect(await pageIds(query, offset, read), `${at} ${read}`).toEqual(walked);
+          compared += walked.length * reads.length;
         }
       }
     }

@@ -33,15 +33,24 @@ export function pageQuery(
   hidden = false,
   matchedBy?: MatchedBy,
   record?: SQL,
+  /** the sort segment's condition (`where` holds it otherwise), see below */
+  segment?: SQL,
 ): SQL {
   // Written as SQL, not with the query builder: this runs on every getListItems, and the
   // builder would build the same query again on every request.
   const columns = recordColumns(record);
   const from = recordsFrom(list);
   if (onePass) {
+    // A filter-first page of few matches reads them whole from the condition's index, as
+    // pageIdsQuery reads their ids. The segment's condition is tested after: inside, an index
+    // of the sort's column (partial, on its values being there) could serve the list's scope,
+    // and a plan kept for any value took one and read every record of the list.
+    const rows = matchedBy
+      ? sql`select ${columns} from (${matchesInOrder(sql`*`, where, matchedBy, from)}) as ${listItems}
+          where ${segment ?? sql`true`}`
+      : sql`select ${columns} from ${from} where ${withSegment(where, segment)}`;
     return writtenRecords(
-      sql`select ${columns} from ${from}
-        where ${where} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`,
+      sql`${rows} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`,
       record,
     );
   }
@@ -51,11 +60,14 @@ export function pageQuery(
   return writtenRecords(
     sql`select ${columns} from ${from}
       where ${listScope(list.ownerId, list.listId, hidden)}
-        and id = any(array(${pageIdsQuery(where, orderBy, limit, offset, hidden, matchedBy, from)}))
+        and id = any(array(${pageIdsQuery(withSegment(where, segment), orderBy, limit, offset, hidden, matchedBy, from)}))
       order by ${orderBy}`,
     record,
   );
 }
+
+const withSegment = (where: SQL, segment: SQL | undefined) =>
+  segment ? sql`${where} and ${segment}` : where;
 
 /** `limit … offset …`, the two values hidden from the planner where `hidden`. */
 export function pageWindow(limit: number, offset: number, hidden = false): SQL {
@@ -80,18 +92,24 @@ export function pageIdsQuery(
 ): SQL {
   const window = pageWindow(limit, offset, hidden);
   if (!matchedBy) return sql`select id from ${from} where ${where} order by ${orderBy} ${window}`;
-  // A subquery with its own ORDER BY and LIMIT is planned apart. Its limit (more records than
-  // any list holds, so it never cuts) is out of the planner's sight, which then expects a tenth
-  // of the rows to be read: the condition's index, which gives them in that order, is priced
-  // far below any other index of the list, which would have to sort the whole list first.
   const columns = sql.join(
     matchedBy.ordered.map((c) => sql.identifier(c)),
     sql`, `,
   );
-  return sql`select id from (
-      select ${columns} from ${from} where ${where}
-      order by ${sql.identifier(matchedBy.column)} limit ${unplanned(ANY_ROWS, 'bigint')}
-    ) as ${listItems} order by ${orderBy} ${window}`;
+  return sql`select id from (${matchesInOrder(columns, where, matchedBy, from)}) as ${listItems}
+    order by ${orderBy} ${window}`;
+}
+
+/**
+ * `columns` of the matches of `where`, read in the order of the condition's column: a
+ * subquery with its own ORDER BY and LIMIT is planned apart. Its limit (more records than any
+ * list holds, so it never cuts) is out of the planner's sight, which then expects a tenth of
+ * the rows to be read: the condition's index, which gives them in that order, is priced far
+ * below any other index of the list, which would have to sort the whole list first.
+ */
+function matchesInOrder(columns: SQL, where: SQL, matchedBy: MatchedBy, from: SQL): SQL {
+  return sql`select ${columns} from ${from} where ${where}
+    order by ${sql.identifier(matchedBy.column)} limit ${unplanned(ANY_ROWS, 'bigint')}`;
 }
 
 /** The list a page is of: its rows are found by id, and named by list as every index names them. */
@@ -112,6 +130,8 @@ export interface PageSelection extends ListRef {
   filterFirst: boolean;
   /** a filtered page's walk reads its rows as it goes (pageStrategy.ts, walkInOnePass) */
   walkInOnePass?: boolean;
+  /** a filter-first page reads its few matches' rows as it finds them (pageStrategy.ts, matchesInOnePass) */
+  matchesInOnePass?: boolean;
   /** filtering first has the same plan for any value: its statement goes under a name (pinnedPlans.ts) */
   named?: boolean;
   /** where named: the one condition's index, which finds the matches */
@@ -137,7 +157,7 @@ export async function selectPage(
   offset: number,
 ): Promise<PageRow[]> {
   const { where, segments, filtered, filterFirst, total, record } = selection;
-  const walkInOnePass = filtered && !filterFirst && selection.walkInOnePass === true;
+  const inOnePass = filterFirst ? selection.matchesInOnePass : selection.walkInOnePass;
   const named = filterFirst && selection.named === true;
   // Kept only where it reads one table (the list's partition where list_items is partitioned:
   // listRecords.ts). A plan kept on the partitioned parent holds every partition, and Postgres
@@ -147,13 +167,13 @@ export async function selectPage(
   const rows: PageRow[] = [];
   let skip = offset;
   for (const [i, segment] of segments.entries()) {
-    const scoped = segment.where ? sql`${where} and ${segment.where}` : where;
+    const scoped = withSegment(where, segment.where);
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
-    const onePass = filtered ? walkInOnePass : skip < ONE_PASS_MAX_SKIPPED;
+    const onePass = filtered ? inOnePass === true : skip < ONE_PASS_MAX_SKIPPED;
     const matchedBy = named ? selection.matchedBy : undefined;
     const query = pageQuery(
       selection,
-      scoped,
+      where,
       order,
       limit - rows.length,
       skip,
@@ -161,6 +181,7 @@ export async function selectPage(
       named,
       matchedBy,
       record,
+      segment.where,
     );
     const got = (await queryRowsNamedIf<StoredItemRow>(send, db, query)).map(toPageRow);
     rows.push(...got);

@@ -9,7 +9,7 @@ import { itemWriter } from './listItemPresenter.js';
 import { listRead, rememberedListRead, type ListRead } from './listRead.js';
 import { isNamed } from './listTotals.js';
 import { selectPage } from './pageQueries.js';
-import { filterFirst, matchedByOf, walkInOnePass } from './pageStrategy.js';
+import { filterFirst, matchedByOf, matchesInOnePass, walkInOnePass } from './pageStrategy.js';
 import { recordJson } from './recordJson.js';
 
 export interface ItemQueryInput {
@@ -66,6 +66,7 @@ export async function queryItems(
                 filterFirst: byFilter,
                 walkInOnePass:
                   filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
+                matchesInOnePass: byFilter && matchesInOnePass(total, input.limit),
                 named: isNamed(read),
                 matchedBy: matchedByOf(query),
                 total: filtered ? total : undefined,
