@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TRANSPORTS } from '../helpers/call.js';
+import { call, TRANSPORTS } from '../helpers/call.js';
 import { seedContact } from '../helpers/contacts.js';
 import { rawRecord } from '../helpers/lists.js';
 import { recordWritesForFile } from '../helpers/recordWrites.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
+import { createListViaApi } from '../helpers/viaApi.js';
 
 let now = new Date('2024-06-01T12:00:00.000Z');
 
@@ -43,6 +44,28 @@ describe('updateListItem (updateListItem)', () => {
       expect(res.body.data).toMatchObject({ note: 'stays', title: 'changed' });
     },
   );
+
+  it('answers the year 1 as stored when the update changes nothing (not as 2001)', async () => {
+    const list = await createListViaApi(t.app, t.owner, [
+      { name: 'Day', slug: 'day', type: 'date', is_required: false },
+      { name: 'At', slug: 'at', type: 'datetime', is_required: false },
+    ]);
+    const key = { key: t.owner.apiKey };
+    const data = { day: '0001-01-01', at: '0001-02-03T04:05:06.007Z' };
+    const added = await call(t.app, 'addListItem', { schema_id: list.id, data }, key);
+    expect(added.status).toBe(201);
+    const res = await call(
+      t.app,
+      'updateListItem',
+      { schema_id: list.id, item_id: added.body.data.id, data: {} },
+      key,
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      day: '0001-01-01T00:00:00.000Z',
+      at: '0001-02-03T04:05:06.007Z',
+    });
+  });
 
   it('answers 422 when a required field is sent empty, and validates only sent fields', async () => {
     const item = await addOne();

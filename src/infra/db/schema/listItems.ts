@@ -44,8 +44,10 @@ export const listItems = pgTable(
     n1: numeric('n1'),
     n2: numeric('n2'),
     n3: numeric('n3'),
-    d1: timestamp('d1', { withTimezone: true }),
-    d2: timestamp('d2', { withTimezone: true }),
+    // read as Postgres's text (instantOf reads it): drizzle's Date for a year before 100
+    // was the wrong year (`new Date('0001-01-01 00:00:00+00')` is 2001 in V8)
+    d1: timestamp('d1', { withTimezone: true, mode: 'string' }),
+    d2: timestamp('d2', { withTimezone: true, mode: 'string' }),
     contactId: bigint('contact_id', { mode: 'number' }),
     botId: bigint('bot_id', { mode: 'number' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
