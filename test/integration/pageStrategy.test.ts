@@ -7,6 +7,8 @@ import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
 import { pageIdsQuery, selectPage } from '../../src/lists/items/pageQueries.js';
 import { matchedByOf, ORDER_INDEX_INCLUDES } from '../../src/lists/items/pageStrategy.js';
+import { hasPinnedPlan } from '../../src/lists/items/pinnedPlans.js';
+import { onCitus } from '../../src/infra/db/engine.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { testAppForFile } from '../helpers/testAppForFile.js';
 import { listKeyInsert } from '../../src/lists/items/listKeyInsert.js';
@@ -111,6 +113,7 @@ describe('filtered pages read by filtering first or in one pass', () => {
   ];
 
   it('answer the same records in the same order as walking the sort, on every page', async () => {
+    const citus = await onCitus(t.db);
     let compared = 0;
     for (const f of filters) {
       for (const o of orders) {
@@ -118,8 +121,10 @@ describe('filtered pages read by filtering first or in one pass', () => {
         for (const offset of [0, 50, 350]) {
           const walked = await pageIds(query, offset, 'walk');
           const at = `${JSON.stringify(f)} ${o} @${offset}`;
-          // the kept reads are of one condition, as the service names only those
-          const reads = READS.filter((r) => !r.startsWith('kept') || matchedByOf(query));
+          // the kept reads where the service names its statements (listRead.ts): one
+          // condition by equality or a range, and not on Citus
+          const named = hasPinnedPlan(query) && !citus;
+          const reads = READS.filter((r) => !r.startsWith('kept') || named);
           for (const read of reads.slice(1))
             expect(await pageIds(query, offset, read), `${at} ${read}`).toEqual(walked);
           compared += walked.length * reads.length;
