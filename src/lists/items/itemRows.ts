@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { uuidv7 } from 'uuidv7';
 import { queryRows, type Database } from '../../infra/db/client.js';
+import { queryShapeRows } from '../../infra/db/shapeStatements.js';
 import { onCitus } from '../../infra/db/engine.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
 import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas.js';
@@ -138,8 +139,11 @@ export async function updateItemRow(
     });
   }
   // The guard is also the list's version bump: one statement, one snapshot. The record is
-  // found by its primary key alone, in its list's partition (recordInList).
-  const [row] = await queryRows<StoredItemRow>(
+  // found by its primary key alone, in its list's partition (recordInList). Sent under its
+  // shape's name: its plan is the same for any value, and planning it every time (the record's
+  // JSON expression in its SET) cost a fifth of a list's update rate (docs/benchmarks.md,
+  // "Updates store their JSON").
+  const [row] = await queryShapeRows<StoredItemRow>(
     db,
     sql`with bumped as (
           update ${listSchemas} set version = ${nextVersion}
