@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
  * A record's stored JSON (src/lists/items/storedJson.ts) stays true only while every UPDATE of
  * list_items writes it again or forgets it: a statement that changes a record and keeps its
  * text would have reads answer the old values. Each statement in src/ that updates list_items
- * must assign storedJsonAfter(…) or FORGET_STORED_JSON before its WHERE or FROM.
+ * must assign updatedRecord(…) or FORGET_STORED_JSON before its WHERE or FROM.
  */
 const SRC = path.resolve(import.meta.dirname, '../../src');
 const UPDATE = /update\s+(?:list_items\b|\$\{listItems\})/gi;
@@ -30,7 +30,7 @@ function listItemUpdates(text: string): string[] {
 
 /** Whether an UPDATE's SET writes the stored JSON again or forgets it. */
 const rewrites = (statement: string) =>
-  statement.includes('${FORGET_STORED_JSON}') || statement.includes('${storedJsonAfter(');
+  statement.includes('${FORGET_STORED_JSON}') || statement.includes('${updatedRecord(');
 
 describe('every UPDATE of list_items writes the stored JSON again or forgets it', () => {
   it('finds the statements (the check has something to check)', () => {
@@ -48,7 +48,7 @@ describe('every UPDATE of list_items writes the stored JSON again or forgets it'
     );
     expect(forgets).toContain('FORGET_STORED_JSON');
     expect(rewrites(forgets!)).toBe(true);
-    expect(rewrites('update list_items set data = 1, ${storedJsonAfter(\n f, v, l)} ')).toBe(true);
+    expect(rewrites('update list_items set data = 1, ${updatedRecord(\n f, v, l)} ')).toBe(true);
     expect(rewrites('update list_items set data = 1, ${keptData(d)} ')).toBe(false);
   });
 

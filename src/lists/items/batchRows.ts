@@ -15,7 +15,12 @@ import { listKeyOf, recordInList } from './listScope.js';
 import { SLOT_COLUMNS, slotSqlType, type SlotColumn } from '../slots.js';
 import type { StoredChanges } from './storedRow.js';
 import { slotColumnsSql } from './itemSlots.js';
-import { STORED_JSON_COLUMNS, storedJsonAfter, type StoredRecord } from './storedJson.js';
+import {
+  STORED_JSON_COLUMNS,
+  updatedRecord,
+  type StoredRecord,
+  type UpdatedValues,
+} from './storedJson.js';
 import {
   deletedItemChanges,
   itemChanges,
@@ -225,20 +230,17 @@ export async function updateItemRows(
     const column = sql.identifier(slot);
     return sql`case when ${slot} = any(v.k) then v.${column} else li.${column} end`;
   };
-  const assignments = SLOT_COLUMNS.map(
-    (slot) => sql`, ${sql.identifier(slot)} = ${slotAfter(slot)}`,
-  );
   const citus = await onCitus(db);
   const inPartition = await partitionOf(db, listId);
-  // the slugs now in slots leave `data` (a record written before thin documents had both)
-  const data = sql`(li.data - v.s) || v.d`;
-  const updatedAt = sql`${now.toISOString()}::timestamptz`;
-  const update = (previous: SQL, layout: number) => sql`update ${listItems} li set data = ${data},
-      updated_at = ${updatedAt}${sql.join(assignments)}${storedJsonAfter(
-        fieldsSeen,
-        { row: 'li', data, updatedAt, slot: slotAfter },
-        sql`${layout}::int`,
-      )}
+  const after: UpdatedValues = {
+    row: 'li',
+    // the slugs now in slots leave `data` (a record written before thin documents had both)
+    data: sql`(li.data - v.s) || v.d`,
+    updatedAt: sql`${now.toISOString()}::timestamptz`,
+    slots: new Map(SLOT_COLUMNS.map((slot) => [slot, slotAfter(slot)])),
+  };
+  const update = (previous: SQL, layout: number) => sql`update ${listItems} li
+      set ${updatedRecord(fieldsSeen, after, sql`${layout}::int`)}
     from (${probed(ownerId, rowsOf(records), previous, inPartition)}) v
     where li.ctid = v.tid and li.owner_id = ${ownerId} and li.list_key = ${listKeyOf(listId)}
       and li.schema_id = ${listId}

@@ -6,15 +6,14 @@ import { listSchemas, type StoredField } from '../../infra/db/schema/listSchemas
 import { nextVersion } from '../listVersion.js';
 import { toItemRow, type ItemRow, type StoredItemRow } from './foundItem.js';
 import type { NewItem } from './newItem.js';
-import type { StoredChanges } from './storedRow.js';
 import { itemChangesAfter, previousRow } from '../../changes/recordItems.js';
 import { transactionOr } from './batchTransaction.js';
-import { keptData, slotColumnsSql } from './itemSlots.js';
+import { slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
 import {
   STORED_JSON_COLUMNS,
-  storedJsonAfter,
   storedJsonValues,
+  updatedRecord,
   type UpdatedValues,
 } from './storedJson.js';
 
@@ -99,18 +98,18 @@ export async function insertItemRowOnCitus(
   );
 }
 
-/** updateItemRow: undefined when the guard failed or the record is gone. */
+/**
+ * updateItemRow: undefined when the guard failed or the record is gone. `values` are over the
+ * row `li`; `fieldsSeen` are the fields the guard compares.
+ */
 export async function updateItemRowOnCitus(
   db: Database,
   ownerId: number,
   listId: string,
   id: string,
   guard: SQL,
-  assignments: SQL[],
-  changes: StoredChanges,
-  now: Date,
-  /** the list's fields the guard compares, and the record's values after (storedJsonAfter) */
-  after: { fields: readonly StoredField[]; values: UpdatedValues },
+  fieldsSeen: readonly StoredField[],
+  values: UpdatedValues,
 ): Promise<ItemRow | undefined> {
   return inTransaction(db, async (tx) => {
     const [bumped] = await queryRows<{ layout: number }>(
@@ -120,12 +119,8 @@ export async function updateItemRowOnCitus(
     if (!bumped) return undefined;
     const [row] = await queryRows<StoredItemRow & { previous: string }>(
       tx,
-      sql`update ${listItems} li set data = ${keptData(sql`li.data`, changes)},
-            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${storedJsonAfter(
-              after.fields,
-              after.values,
-              sql`${bumped.layout}::int`,
-            )}
+      sql`update ${listItems} li
+            set ${updatedRecord(fieldsSeen, values, sql`${bumped.layout}::int`)}
           from (select r.id, ${PREVIOUS_TEXT('r')} as previous from ${listItems} r
                 where r.owner_id = ${ownerId} and r.id = ${id} for update) before
           where li.owner_id = ${ownerId} and li.id = before.id

@@ -16,8 +16,8 @@ import { keptData, slotColumnsSql } from './itemSlots.js';
 import { listKeyInsert } from './listKeyInsert.js';
 import {
   STORED_JSON_COLUMNS,
-  storedJsonAfter,
   storedJsonValues,
+  updatedRecord,
   type UpdatedValues,
 } from './storedJson.js';
 import { recordInList } from './listScope.js';
@@ -75,12 +75,15 @@ export async function insertItemRow(db: Database, item: NewItem): Promise<ItemRo
   return written;
 }
 
+/** A slot's value as its column's type, from the text StoredChanges holds. */
+const slotValue = (slot: SlotColumn, text: string) => sql`${text}::${sql.raw(slotSqlType(slot))}`;
+
 /** The slots a record sets, as `, column` and `, value::type` lists for an INSERT. */
 export function slotValues(changes: StoredChanges): { columns: SQL[]; values: SQL[] } {
   const slots = Object.entries(changes.slots) as [SlotColumn, string][];
   return {
     columns: slots.map(([slot]) => sql`, ${sql.identifier(slot)}`),
-    values: slots.map(([slot, text]) => sql`, ${text}::${sql.raw(slotSqlType(slot))}`),
+    values: slots.map(([slot, text]) => sql`, ${slotValue(slot, text)}`),
   };
 }
 
@@ -100,6 +103,17 @@ export function listGuard(
     and fields = ${JSON.stringify(fieldsSeen)}::jsonb`;
 }
 
+/** A record's values after its update: the sent fields merged into `data`, their slots set. */
+function updatedValues(row: string, changes: StoredChanges, now: Date): UpdatedValues {
+  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
+  return {
+    row,
+    data: keptData(sql`${sql.raw(row)}.data`, changes),
+    updatedAt: sql`${now.toISOString()}::timestamptz`,
+    slots: new Map(slots.map(([slot, text]) => [slot, slotValue(slot, text)])),
+  };
+}
+
 /**
  * Merges the sent fields into `data` and their slots in one statement, so concurrent
  * updates of different fields both survive. Guarded like the insert: nothing is written
@@ -116,27 +130,10 @@ export async function updateItemRow(
   changes: StoredChanges,
   now: Date,
 ): Promise<ItemRow | undefined> {
-  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
-  const assignments = slots.map(
-    ([slot, text]) => sql`, ${sql.identifier(slot)} = ${text}::${sql.raw(slotSqlType(slot))}`,
-  );
-  const after = (row: string): UpdatedValues => ({
-    row,
-    data: keptData(sql`${sql.raw(row)}.data`, changes),
-    updatedAt: sql`${now.toISOString()}::timestamptz`,
-    slot: (slot) => {
-      const text = changes.slots[slot];
-      return text === undefined
-        ? sql`${sql.raw(row)}.${sql.identifier(slot)}`
-        : sql`${text}::${sql.raw(slotSqlType(slot))}`;
-    },
-  });
+  const values = updatedValues('li', changes, now);
   if (await onCitus(db)) {
     const guard = listGuard(ownerId, listId, fieldsSeen);
-    return updateItemRowOnCitus(db, ownerId, listId, id, guard, assignments, changes, now, {
-      fields: fieldsSeen,
-      values: after('li'),
-    });
+    return updateItemRowOnCitus(db, ownerId, listId, id, guard, fieldsSeen, values);
   }
   // The guard is also the list's version bump: one statement, one snapshot. The record is
   // found by its primary key alone, in its list's partition (recordInList). Sent under its
@@ -154,16 +151,12 @@ export async function updateItemRow(
           where ${recordInList('r', ownerId, listId, sql`${id}`)} and exists (select 1 from bumped)
           for update),
         updated as (
-          update ${listItems} set data = ${keptData(sql`${listItems}.data`, changes)},
-            updated_at = ${now.toISOString()}::timestamptz${sql.join(assignments)}${storedJsonAfter(
-              fieldsSeen,
-              after('list_items'),
-              sql`(select layout from bumped)`,
-            )}
+          update ${listItems} li
+            set ${updatedRecord(fieldsSeen, values, sql`(select layout from bumped)`)}
           from before
-          where ${recordInList('list_items', ownerId, listId, sql`before.id`)}
-          returning ${listItems}.id, ${listItems}.data, ${listItems}.created_at,
-            ${listItems}.updated_at${slotColumnsSql('list_items')}, before.previous),
+          where ${recordInList('li', ownerId, listId, sql`before.id`)}
+          returning li.id, li.data, li.created_at, li.updated_at${slotColumnsSql('li')},
+            before.previous),
         feed as (${itemChanges('list_item.updated', 'bumped', 'updated')})
         select id, data, created_at, updated_at${slotColumnsSql()} from updated`,
   );

@@ -46,8 +46,9 @@ export function pageQuery(
     // of the sort's column (partial, on its values being there) could serve the list's scope,
     // and a plan kept for any value took one and read every record of the list.
     const rows = matchedBy
-      ? sql`select ${columns} from (${matchesInOrder(sql`*`, where, matchedBy, from)}) as ${listItems}
-          where ${segment ?? sql`true`}`
+      ? sql`select ${columns} from (${matchesInOrder(sql`*`, where, matchedBy, from)}) as ${listItems}${
+          segment ? sql` where ${segment}` : sql``
+        }`
       : sql`select ${columns} from ${from} where ${withSegment(where, segment)}`;
     return writtenRecords(
       sql`${rows} order by ${orderBy} ${pageWindow(limit, offset, hidden)}`,

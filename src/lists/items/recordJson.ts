@@ -27,9 +27,20 @@ export function writesRecords(fields: readonly StoredField[]): boolean {
   return fields.every((field) => !field.is_encryptable && fieldTypeOf(field).json !== undefined);
 }
 
+/** Worked out once for a list's fields (a list read keeps its fields' array). */
+const texts = new WeakMap<readonly StoredField[], string | null>();
+
 /** The record's JSON as an SQL expression over a list_items row, or undefined (see above). */
 export function recordJsonText(fields: readonly StoredField[]): string | undefined {
-  if (!writesRecords(fields)) return undefined;
+  let text = texts.get(fields);
+  if (text === undefined) {
+    text = writesRecords(fields) ? jsonTextOf(fields) : null;
+    texts.set(fields, text);
+  }
+  return text ?? undefined;
+}
+
+function jsonTextOf(fields: readonly StoredField[]): string {
   const pieces = [`'{"id":' || to_json(id)::text`];
   const links: Partial<Record<'contact_id' | 'bot_id', { value: string; empty: string }>> = {};
   for (const { field, type, slot, link } of planOf(fields)) {
@@ -58,7 +69,7 @@ export function recordJsonText(fields: readonly StoredField[]): string | undefin
   return pieces.join('\n  || ');
 }
 
-/** Worked out once for a list's fields (a list read keeps its fields' array). */
+/** recordJson's expression, for the layout of the fields it was worked out for. */
 const written = new WeakMap<readonly StoredField[], { layout: number; json: SQL | null }>();
 
 /**

@@ -14,8 +14,9 @@ import { recordJsonText, writesRecords } from './recordJson.js';
  * The stored JSON is a function of the record's row and the list's fields alone, so it can
  * only go stale two ways, and both are covered: the fields change (the layout moves on, and
  * reads stop taking the text), or the row changes (every UPDATE of list_items writes it again
- * from the row's new values, storedJsonAfter, or forgets it, FORGET_STORED_JSON). A release that writes some value differently must forget every stored
- * JSON in a migration (test/integration/storedJson.test.ts pins the writer's output).
+ * from the row's new values, updatedRecord, or forgets it, FORGET_STORED_JSON). A release
+ * that writes some value differently must forget every stored JSON in a migration
+ * (test/integration/storedJson.test.ts pins the writer's output).
  */
 
 /** A record's JSON as an insert stores it, and the layout of the fields it was written with. */
@@ -48,44 +49,52 @@ export const storedJsonValues = (stored: StoredRecord | undefined): SQL =>
 /** What an UPDATE of list_items that does not write the JSON again assigns: it is stale now. */
 export const FORGET_STORED_JSON = sql`, record_json = null, record_layout = null`;
 
-/** A record's values after an UPDATE, as SQL in that UPDATE's SET (storedJsonAfter). */
+/** A record's values after an UPDATE of list_items, as SQL over the updated row (updatedRecord). */
 export interface UpdatedValues {
-  /** the updated row's id, created_at (unchanged), e.g. `li` */
+  /** the updated row's alias, e.g. `li` (its id and created_at do not change) */
   row: string;
   data: SQL;
   /** a timestamptz */
   updatedAt: SQL;
-  /** a slot's value after the update, for each slot the list's fields use */
-  slot: (slot: SlotColumn) => SQL;
+  /** the slots the update assigns, each with its new value */
+  slots: ReadonlyMap<SlotColumn, SQL>;
 }
 
-const jsonTextOf = new WeakMap<readonly StoredField[], string | null>();
-
 /**
- * What an UPDATE of list_items assigns beside its own changes: the record's JSON written by
- * Postgres from the values it is given now (recordJson.ts's expression, over a row of those
- * values), for the layout the update's guard found its fields in — so an updated record is
- * answered as stored, as an inserted one is, rather than written again by every read until
- * it is next inserted (docs/records.md, "Records written once"). Lists whose records Postgres
- * does not write forget it. `fields` must be the fields the guard compares the list's with.
+ * The SET of an UPDATE of list_items: the record's new values, and its JSON written by
+ * Postgres from them (recordJson.ts's expression) for the layout the update's guard found its
+ * fields in — so an updated record is answered as stored, as an inserted one is, rather than
+ * written again by every read until it is next inserted (docs/records.md, "Records written
+ * once"). Lists whose records Postgres does not write forget it. `fields` must be the fields
+ * the guard compares the list's with.
+ *
+ * One row sub-select holds the new values and the JSON written from them, so each value is
+ * sent and worked out once; racing updates stay whole, as Postgres evaluates the SET again on
+ * the row the other one committed.
  */
-export function storedJsonAfter(
+export function updatedRecord(
   fields: readonly StoredField[],
   values: UpdatedValues,
   layout: SQL,
 ): SQL {
-  let text = jsonTextOf.get(fields);
-  if (text === undefined) {
-    text = recordJsonText(fields) ?? null;
-    jsonTextOf.set(fields, text);
-  }
-  if (text === null) return FORGET_STORED_JSON;
-  const { row } = values;
-  // the expression names bare columns, which the inner row provides (it shadows the table)
-  const slots = fields.flatMap(({ slot }) =>
-    slot ? [sql`, ${values.slot(slot as SlotColumn)} as ${sql.identifier(slot)}`] : [],
+  const row = sql.raw(values.row);
+  const assigned = [...values.slots.keys()];
+  const kept = fields.flatMap(({ slot }) =>
+    slot && !values.slots.has(slot as SlotColumn) ? [slot as SlotColumn] : [],
   );
-  return sql`, record_json = (select ${sql.raw(text)} from (select ${sql.raw(row)}.id,
-      ${values.data} as data, ${sql.raw(row)}.created_at, ${values.updatedAt} as updated_at${sql.join(slots)}) as after),
-    record_layout = ${layout}`;
+  const columns = ['data', 'updated_at', ...assigned].map((column) => sql.identifier(column));
+  const text = recordJsonText(fields);
+  const json = text === undefined ? sql`null::text, null::int` : sql`${sql.raw(text)}, ${layout}`;
+  // the JSON expression names bare columns, which the inner row provides (it shadows the table)
+  const inner = [
+    sql`${row}.id`,
+    sql`${values.data} as data`,
+    sql`${row}.created_at`,
+    sql`${values.updatedAt} as updated_at`,
+    ...assigned.map((slot) => sql`${values.slots.get(slot)} as ${sql.identifier(slot)}`),
+    ...kept.map((slot) => sql`${row}.${sql.identifier(slot)}`),
+  ];
+  return sql`(${sql.join(columns, sql`, `)}, record_json, record_layout) = (
+      select ${sql.join(columns, sql`, `)}, ${json}
+      from (select ${sql.join(inner, sql`, `)}) as after)`;
 }
