@@ -63,3 +63,14 @@ export async function addItemsViaApi(
 ): Promise<void> {
   await callAsserting(app, tenant, 'addListItems', { schema_id: schemaId, items }, 201);
 }
+
+/** A list of a city and a price with twenty records: Oslo at the odd prices 1–19, Bergen at the even. */
+export async function cityPriceListViaApi(app: FastifyInstance, tenant: Tenant): Promise<string> {
+  const list = await createListViaApi(app, tenant, [
+    { name: 'City', slug: 'city', type: 'string' },
+    { name: 'Price', slug: 'price', type: 'number' },
+  ]);
+  for (let i = 0; i < 20; i++)
+    await addItemViaApi(app, tenant, list.id, { city: i % 2 ? 'Oslo' : 'Bergen', price: i });
+  return list.id;
+}

@@ -3,7 +3,7 @@ import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
-import { addFieldViaApi, addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
+import { addFieldViaApi, addItemViaApi, cityPriceListViaApi } from '../helpers/viaApi.js';
 
 /**
  * A filtered total remembered for one version of a list is brought forward over the records
@@ -57,15 +57,7 @@ async function countInTable(schemaId: string): Promise<number> {
   return rows[0]!.n;
 }
 
-async function makeList() {
-  const list = await createListViaApi(t.app, owner, [
-    { name: 'City', slug: 'city', type: 'string' },
-    { name: 'Price', slug: 'price', type: 'number' },
-  ]);
-  for (let i = 0; i < 20; i++)
-    await addItemViaApi(t.app, owner, list.id, { city: i % 2 ? 'Oslo' : 'Bergen', price: i });
-  return list.id;
-}
+const makeList = () => cityPriceListViaApi(t.app, owner);
 
 describe('filtered totals between writes', () => {
   it('brings a remembered total forward over records created since, on any instance', async () => {

@@ -21,6 +21,7 @@ import {
   countTotal,
   type AdvancedTotal,
   type CountedTotal,
+  type SnapshotTotal,
   type TotalTarget,
 } from './listTotals.js';
 import { filterFirstLimit } from './pageStrategy.js';
@@ -214,20 +215,41 @@ export function itemQuery(list: ListSchemaRow, params: QueryParams): ItemQuery {
  */
 async function filteredTotal(
   ctx: ItemContext,
-  list: Pick<ListSchemaRow, 'itemCount'>,
+  list: Pick<ListSchemaRow, 'id' | 'itemCount'>,
   query: ItemQuery,
   selection: string,
   target: ReadTarget,
 ): Promise<number> {
   const cache = ctx.readCache;
   const latest = cache.latestTotal(selection);
+  const advanced = latest && latest.version >= 0 ? await advanceTotal(target, latest) : undefined;
+  if (advanced) carryPages(cache, list.id, query, latest!, advanced);
   const now: CountedTotal | AdvancedTotal =
-    (latest && latest.version >= 0 ? await advanceTotal(target, latest) : undefined) ??
+    advanced ??
     (await keptTotal(ctx, list, query, target)) ??
     (await neighbourTotal(cache, query, target)) ??
     (await countTotal(target));
   cache.rememberLatest(query, selection, rememberShape(ctx, target, now));
   return now.total;
+}
+
+/**
+ * Pages carried across writes: where no write since the total `from` touched a record of the
+ * selection (it matched neither before nor after), the pages of `from`'s version are the
+ * pages now, and a read answers them without reading them again — a list written all the
+ * time keeps its pages as long as the writes land elsewhere (docs/records.md, "Pages between
+ * writes").
+ */
+function carryPages(
+  cache: ListReadCache,
+  listId: string,
+  query: ItemQuery,
+  from: SnapshotTotal,
+  advanced: AdvancedTotal,
+): void {
+  if (advanced.touched) return;
+  const key = (version: number) => selectionKey({ id: listId, version }, query);
+  cache.samePages(key(advanced.version), key(from.version));
 }
 
 /**

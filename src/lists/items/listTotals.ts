@@ -172,6 +172,12 @@ export interface AdvancedTotal extends CountedTotal {
   base: SnapshotTotal;
   /** the writes applied (the changes since `from`'s snapshot) */
   events: number;
+  /**
+   * whether a write since `from` touched a record the WHERE held then or holds now (without a
+   * band): where none did, the selection's records and their values are those of `from`'s
+   * version, and so is every page of it (listRead.ts, carryPages)
+   */
+  touched: boolean;
 }
 
 /**
@@ -233,5 +239,6 @@ export async function advanceTotal(
     itemCount: Number(row.item_count),
     base: advanced,
     events: Number(row.events),
+    touched: Number(row.matching_now) + Number(row.matching_before) > 0,
   };
 }

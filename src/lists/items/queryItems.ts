@@ -44,7 +44,9 @@ export async function queryItems(
     (await rememberedListRead(ctx, input.schemaId, input, { limit: input.limit, offset })) ??
     (await listRead(ctx, input.schemaId, input));
   const { list, query, where, filtered, total } = read;
-  const page = pageKey(selectionKey(list, query), query, input.limit, offset);
+  // a selection's pages stay those of an earlier version where no write since touched it
+  const pages = ctx.readCache.pagesKey(selectionKey(list, query));
+  const page = pageKey(pages, query, input.limit, offset);
   const empty = offset > MAX_OFFSET || (filtered && offset >= total);
   const byFilter = filtered && filterFirst(query, total, list.itemCount, offset + input.limit);
   const counted = byFilter ? countedRows(read, input.limit, offset) : undefined;

@@ -32,6 +32,8 @@ interface RememberedAnswers {
   latest: BoundedMap<string, SnapshotTotal>;
   /** bounded by the rows they hold */
   pages: BoundedMap<string, CachedPage>;
+  /** per selection key: the earlier version's key whose pages it answers (samePages) */
+  pagesOf: BoundedMap<string, string>;
   /** the remembered bounds of each range, for a new bound's total (rangeNeighbours.ts) */
   neighbours: RangeNeighbours;
 }
@@ -44,6 +46,7 @@ function rememberedAnswers(
     totals: new BoundedMap(MAX_TOTALS),
     latest: new BoundedMap(MAX_TOTALS),
     pages: new BoundedMap(maxRows, { weigh: sizeOf }),
+    pagesOf: new BoundedMap(MAX_TOTALS),
     neighbours: new RangeNeighbours(
       maxRows > 0 ? MAX_TOTALS : 0,
       (q) => selectionOf(q.listId, q),
@@ -132,6 +135,22 @@ export class ListReadCache {
   /** The nearest remembered bound of one of `query`'s ranges, with its total. */
   neighbourOf(query: ItemQuery): Neighbour | undefined {
     return this.remembered.neighbours.nearest(query, (selection) => this.latestTotal(selection));
+  }
+
+  /**
+   * Remembers that a selection's pages at one version (`later`, a selectionKey) are its pages
+   * at an earlier one (`earlier`): no write between the two touched a record it held or holds
+   * (listTotals.ts, AdvancedTotal.touched). Chains resolve to the first version, so the pages
+   * read at any of them answer all.
+   */
+  samePages(later: string, earlier: string): void {
+    if (!this.enabled) return;
+    this.remembered.pagesOf.set(later, this.pagesKey(earlier));
+  }
+
+  /** The selection key a selection's pages are remembered under (samePages). */
+  pagesKey(selection: string): string {
+    return this.remembered.pagesOf.touch(selection) ?? selection;
   }
 
   page(key: string): CachedPage | undefined {
