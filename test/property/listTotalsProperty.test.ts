@@ -16,7 +16,10 @@ import { evaluate, type RefQuery, type RefRecord } from './reference.js';
  * count of the records as the writes answered them; whether the instance remembered the
  * total, advanced it over the round's writes (src/lists/items/listTotals.ts) or counted it
  * again, or took it from another bound of the same range (after each round every range filter
- * is read with two bounds never read before, records' values). Updates and deletes go one record at a time and as batches of one. Replay a failure with FC_SEED=<seed printed in the error>.
+ * is read with two bounds never read before, records' values). Each read's first page is
+ * checked too, whether read again or carried across writes that did not touch it
+ * (src/lists/items/listRead.ts, carryPages). Updates and deletes go one record at a time and
+ * as batches of one. Replay a failure with FC_SEED=<seed printed in the error>.
  */
 const LISTS = Number(process.env.FC_LISTS ?? 8);
 const ROUNDS = 4;
@@ -103,14 +106,19 @@ async function apply(app: TestApp, listId: string, stored: RefRecord[], w: Write
   if (at >= 0) stored[at] = batch ? res.body.data[0] : res.body.data;
 }
 
-async function totalOf(app: TestApp, listId: string, query: RefQuery) {
+/** The first page a total is read with: remembered, read, or carried across writes. */
+const FIRST_PAGE = { limit: 3, page: 1 };
+
+/** A filter's total and first page as `app` answers them (undefined when not 200). */
+async function answerOf(app: TestApp, listId: string, query: RefQuery) {
   const res = await call(
     app.app,
     'getListItems',
-    { schema_id: listId, ...query, limit: 1, page: 1 },
+    { schema_id: listId, ...query, ...FIRST_PAGE },
     { key: owner.apiKey },
   );
-  return res.status === 200 ? (res.body.meta.total as number) : undefined;
+  if (res.status !== 200) return undefined;
+  return { total: res.body.meta.total as number, page: res.body.data as RefRecord[] };
 }
 
 const byId = (x: RefRecord, y: RefRecord) => String(x.id).localeCompare(String(y.id));
@@ -170,7 +178,7 @@ async function check(
   const answerable = queries.filter((q) => evaluate(fields, stored, q).status === 200);
   const seen = new Set(answerable.map((q) => JSON.stringify(q)));
   const readAll = () =>
-    Promise.all(answerable.flatMap((q) => [totalOf(a, list.id, q), totalOf(b, list.id, q)]));
+    Promise.all(answerable.flatMap((q) => [answerOf(a, list.id, q), answerOf(b, list.id, q)]));
   await readAll();
   for (const [r, round] of rounds.entries()) {
     // each writer takes its turn of the round's picks; reads overlap the writes
@@ -195,15 +203,19 @@ async function check(
     for (const q of fresh) seen.add(JSON.stringify(q));
     tally.siblings += fresh.length;
     for (const q of [...answerable, ...fresh]) {
-      const expected = evaluate(fields, stored, q);
+      const expected = evaluate(fields, stored, { ...q, ...FIRST_PAGE });
       if (expected.status !== 200) continue;
-      const [onA, onB] = [await totalOf(a, list.id, q), await totalOf(b, list.id, q)];
+      const [onA, onB] = [await answerOf(a, list.id, q), await answerOf(b, list.id, q)];
       tally.checked++;
       if (expected.total > 0) tally.nonZero++;
-      if (onA !== expected.total || onB !== expected.total)
+      if (onA?.total !== expected.total || onB?.total !== expected.total)
         throw new Error(
-          `round ${r}: total of ${JSON.stringify(q.filters)} is ${onA} / ${onB}, the reference ${expected.total}\nfields: ${JSON.stringify(fields)}\nrecords: ${JSON.stringify(stored)}`,
+          `round ${r}: total of ${JSON.stringify(q.filters)} is ${onA?.total} / ${onB?.total}, the reference ${expected.total}\nfields: ${JSON.stringify(fields)}\nrecords: ${JSON.stringify(stored)}`,
         );
+      // the page, as the records are now: a page carried across the round's writes included
+      const page = expected.ids.map((id) => stored.find((record) => record.id === id));
+      expect(onA?.page, `round ${r}: first page of ${JSON.stringify(q)}`).toEqual(page);
+      expect(onB?.page, `round ${r}: first page of ${JSON.stringify(q)}`).toEqual(page);
     }
   }
 }

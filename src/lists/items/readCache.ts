@@ -60,7 +60,8 @@ function rememberedAnswers(
  * of pages. Every change a list's answers could show bumps its version in the same
  * transaction (listVersion.ts), and every request reads the list's current version first, so
  * a remembered answer is exact by construction — on every instance, without invalidation
- * messages. Entries of older versions are never read again and age out.
+ * messages. Entries of older versions are never read again and age out, but for pages a
+ * later version answers where no write since touched their selection (samePages).
  *
  * Pages are kept as CachedPage says: never with a decrypted value.
  * Least recently used entries go first once `maxRows` rows are held.
