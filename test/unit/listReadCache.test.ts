@@ -78,6 +78,19 @@ describe('ListReadCache', () => {
     expect(counts).toBe(1);
   });
 
+  it('never shares a first count: another request asking meanwhile is told to read the version', async () => {
+    const cache = new ListReadCache(100);
+    let finish!: (n: number) => void;
+    const first = cache.firstCount('s', () => new Promise<number>((resolve) => (finish = resolve)));
+    expect(first).toBeDefined();
+    // its snapshot may be older than a write the second caller saw: not joined
+    expect(cache.firstCount('s', () => Promise.resolve(1))).toBeUndefined();
+    expect(await cache.firstCount('other', () => Promise.resolve(7))).toBe(7);
+    finish(42);
+    expect(await first).toBe(42);
+    expect(await cache.firstCount('s', () => Promise.resolve(43))).toBe(43);
+  });
+
   it('shares a failure with the requests that waited, and remembers nothing of it', async () => {
     const cache = new ListReadCache(100);
     let selects = 0;

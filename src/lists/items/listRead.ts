@@ -110,9 +110,12 @@ export async function rememberedListRead(
   if (!isFiltered(query) || cache.latestTotal(selection) !== undefined) return undefined;
   const target = await readTarget(ctx, list, query);
   const { where, hiding, records } = target;
-  const counted: CountedPage = await cache.firstCountOr(selection, () =>
+  const counting = cache.firstCount(selection, () =>
     countFirstTime(ctx, list, query, target, pageAt),
   );
+  // another request counts it now: a fresh read of the list's version, then its count
+  if (!counting) return undefined;
+  const counted = await counting;
   if (counted.itemCount === undefined || counted.layout !== list.layout) {
     ctx.recentLists.forget(list.id);
     return undefined;

@@ -112,11 +112,15 @@ export class ListReadCache {
   }
 
   /**
-   * `count`'s answer for a selection this instance has no total of (listRead.ts), shared by
-   * every request that asks for it while it runs, as totalOr shares the count of a version.
+   * `count`'s answer for a selection this instance has no total of (listRead.ts), or undefined
+   * while another request's count of it runs. That count is not shared: its snapshot may
+   * predate a write the asking caller saw committed. The caller reads the list's version
+   * instead and shares a count of that version (totalOr), as a read after a write does.
    */
-  firstCountOr<V>(selection: string, count: () => Promise<V>): Promise<V> {
-    return this.once(`f:${selection}`, count, () => undefined);
+  firstCount<V>(selection: string, count: () => Promise<V>): Promise<V> | undefined {
+    const key = `f:${selection}`;
+    if (this.pending.has(key)) return undefined;
+    return this.once(key, count, () => undefined);
   }
 
   /** The newest remembered total of a selection, whatever its version (listTotals.ts). */
