@@ -75,15 +75,20 @@ export async function insertItemRow(db: Database, item: NewItem): Promise<ItemRo
   return written;
 }
 
-/** A slot's value as its column's type, from the text StoredChanges holds. */
-const slotValue = (slot: SlotColumn, text: string) => sql`${text}::${sql.raw(slotSqlType(slot))}`;
+/** The slots a write sets, each with its value as its column's type. */
+function sentSlots(changes: StoredChanges): [SlotColumn, SQL][] {
+  return (Object.entries(changes.slots) as [SlotColumn, string][]).map(([slot, text]) => [
+    slot,
+    sql`${text}::${sql.raw(slotSqlType(slot))}`,
+  ]);
+}
 
 /** The slots a record sets, as `, column` and `, value::type` lists for an INSERT. */
 export function slotValues(changes: StoredChanges): { columns: SQL[]; values: SQL[] } {
-  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
+  const slots = sentSlots(changes);
   return {
     columns: slots.map(([slot]) => sql`, ${sql.identifier(slot)}`),
-    values: slots.map(([slot, text]) => sql`, ${slotValue(slot, text)}`),
+    values: slots.map(([, value]) => sql`, ${value}`),
   };
 }
 
@@ -105,12 +110,11 @@ export function listGuard(
 
 /** A record's values after its update: the sent fields merged into `data`, their slots set. */
 function updatedValues(row: string, changes: StoredChanges, now: Date): UpdatedValues {
-  const slots = Object.entries(changes.slots) as [SlotColumn, string][];
   return {
     row,
     data: keptData(sql`${sql.raw(row)}.data`, changes),
     updatedAt: sql`${now.toISOString()}::timestamptz`,
-    slots: new Map(slots.map(([slot, text]) => [slot, slotValue(slot, text)])),
+    slots: new Map(sentSlots(changes)),
   };
 }
 

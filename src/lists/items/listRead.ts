@@ -226,7 +226,7 @@ async function filteredTotal(
   const cache = ctx.readCache;
   const latest = cache.latestTotal(selection);
   const advanced = latest && latest.version >= 0 ? await advanceTotal(target, latest) : undefined;
-  if (advanced) carryPages(cache, list.id, query, latest!, advanced);
+  if (latest && advanced) carryPages(cache, list.id, query, latest, advanced);
   const now: CountedTotal | AdvancedTotal =
     advanced ??
     (await keptTotal(ctx, list, query, target)) ??
