@@ -39,3 +39,15 @@ export function onEveryStatement(listener: (statement: SentStatement) => void): 
 
 /** Whether a statement reads or writes the records table (FROM list_items). */
 export const readsListItems = (text: string): boolean => /\bfrom\s+"?list_items"?/i.test(text);
+
+/**
+ * The texts of the statements this test file sends to the records table (readsListItems), in
+ * the order sent; a test empties it (`sent.length = 0`) before the request it looks at.
+ */
+export function listItemStatements(): string[] {
+  const sent: string[] = [];
+  onEveryStatement(({ text }) => {
+    if (readsListItems(text)) sent.push(text);
+  });
+  return sent;
+}

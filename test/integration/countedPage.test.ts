@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { makeList } from '../helpers/lists.js';
-import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
+import { listItemStatements } from '../helpers/sentStatements.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
 import { evaluate, type RefField, type RefQuery, type RefRecord } from '../property/reference.js';
 
@@ -13,10 +13,7 @@ import { evaluate, type RefField, type RefQuery, type RefRecord } from '../prope
  * the count, the count found past the cap (counted again, then the usual page), or the usual
  * two statements.
  */
-const sent: string[] = [];
-onEveryStatement(({ text }) => {
-  if (readsListItems(text)) sent.push(text);
-});
+const sent = listItemStatements();
 const withPage = (text: string) => text.startsWith('with m as materialized');
 
 const FIELDS: RefField[] = [

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
+import { listItemStatements } from '../helpers/sentStatements.js';
 import { addFieldViaApi, cityPriceListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -12,10 +12,7 @@ import { addFieldViaApi, cityPriceListViaApi } from '../helpers/viaApi.js';
  * carryPages). A write that touches the selection has the page read again. Every answer is
  * compared with the same read on an instance that remembers nothing.
  */
-const sent: string[] = [];
-onEveryStatement(({ text }) => {
-  if (readsListItems(text)) sent.push(text);
-});
+const sent = listItemStatements();
 
 let t: TestApp;
 let writer: TestApp;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { MANY_CALLS, testAppForFile } from '../helpers/testAppForFile.js';
-import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
+import { listItemStatements } from '../helpers/sentStatements.js';
 import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -10,10 +10,7 @@ import { addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
  * each count the list again. A filter's first count is not shared (firstCount): the requests
  * asking meanwhile share a count of the version they read. The statements sent to list_items are recorded to see it.
  */
-const sent: string[] = [];
-onEveryStatement(({ text }) => {
-  if (readsListItems(text)) sent.push(text);
-});
+const sent = listItemStatements();
 
 const t = testAppForFile({ env: MANY_CALLS, tenants: ['owner'] });
 

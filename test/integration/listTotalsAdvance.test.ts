@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
+import { listItemStatements } from '../helpers/sentStatements.js';
 import { addFieldViaApi, addItemViaApi, cityPriceListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -11,10 +11,7 @@ import { addFieldViaApi, addItemViaApi, cityPriceListViaApi } from '../helpers/v
  * counts again. Every total is compared with a count of the table. The statements sent to
  * list_items are recorded to tell an advanced total from a counted one.
  */
-const sent: string[] = [];
-onEveryStatement(({ text }) => {
-  if (readsListItems(text)) sent.push(text);
-});
+const sent = listItemStatements();
 
 let t: TestApp;
 let second: TestApp;

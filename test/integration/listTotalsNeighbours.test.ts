@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
-import { onEveryStatement, readsListItems } from '../helpers/sentStatements.js';
+import { listItemStatements } from '../helpers/sentStatements.js';
 import { addFieldViaApi, addItemViaApi, createListViaApi } from '../helpers/viaApi.js';
 
 /**
@@ -11,10 +11,7 @@ import { addFieldViaApi, addItemViaApi, createListViaApi } from '../helpers/viaA
  * plus the matches between the two bounds. Every total is compared with a count of the
  * table; the statements sent to list_items tell how each was made.
  */
-const sent: string[] = [];
-onEveryStatement(({ text }) => {
-  if (readsListItems(text)) sent.push(text);
-});
+const sent = listItemStatements();
 
 let now = Date.parse('2026-06-01T00:00:00Z');
 let t: TestApp;
