@@ -176,10 +176,10 @@ describe('getListItems reads only the list it is asked about', () => {
     '%s: a plan kept for any value (a statement sent under its shape) is bounded too',
     async (name, f, order) => {
       const plans = await plansOf(f, order, { generic: true });
-      // one condition by equality or a range: its count, with its page where filtered first
-      // (the 0.1 % equality has no page 3; the 50 % range walks the order's index)
-      // Behind PgBouncer (PG_PREPARED_STATEMENTS=off) nothing goes under a name.
-      const named = { 'one equality (0.1 %)': 1, 'one range (50 %)': 1 } as Record<string, number>;
+      // one condition by equality or a range: its count, and its page (filtered first, or the
+      // walk kept under the list's name: 'a walked page kept for its list', below); the 0.1 %
+      // equality has no page 3. Behind PgBouncer (PG_PREPARED_STATEMENTS=off) nothing is named.
+      const named = { 'one equality (0.1 %)': 1, 'one range (50 %)': 2 } as Record<string, number>;
       const expected = named[name] ?? (name.endsWith('filtered first') ? 1 : 0);
       expect(plans.length).toBe(process.env.TEST_PGBOUNCER_PORT ? 0 : expected);
       for (const plan of plans) {
@@ -301,5 +301,42 @@ describe('a range read has one plan for any bound', () => {
     );
     // behind PgBouncer nothing is named, and the pool sets no session parameter
     expect(row!.mode).toBe(process.env.TEST_PGBOUNCER_PORT ? 'auto' : 'force_generic_plan');
+  });
+});
+
+describe('a walked page kept for its list', () => {
+  /** The walked page of one read, and the plan Postgres keeps for it (for any value). */
+  async function keptWalk(filters: Record<string, string>, orderBy: string) {
+    const walks = (await statementsOf(filters, orderBy)).filter((s) => /coalesce\(/.test(s.text));
+    expect(walks).toHaveLength(1);
+    const walk = walks[0]!;
+    const plan = (await genericPlan(walk)).map((r) => r['QUERY PLAN']).join('\n');
+    return { walk, plan };
+  }
+
+  it("walks the order's index for any bound, the list's id written into its text", async () => {
+    // half the list matches: the page strategy walks `day`'s index, and so does the plan kept
+    // for any bound, the condition tested on the walk
+    const { walk, plan } = await keptWalk({ score: '<,500' }, 'day,desc');
+    expect(Boolean(walk.name)).toBe(!process.env.TEST_PGBOUNCER_PORT);
+    // the statistics then price this list, not the partition's average list (listScope.ts)
+    expect(walk.text).toContain(`hashtextextended('${list.id}'::text, 0)`);
+    expect(plan).toMatch(/Index Scan Backward using list_items\S*d1\S* on list_items/);
+    expect(plan).toMatch(/Filter: COALESCE\(\(n1 < \$\d+\), false\)/);
+    expect(plan).not.toMatch(/Sort Key/);
+  });
+
+  it('walks for a value the statistics have never seen, matching half the list', async () => {
+    await admin.query(
+      `update list_items set t1 = 'hot', data = data || '{"city":"hot"}'
+       where owner_id = $1 and list_key = hashtextextended($2, 0) and (substr(id, 2)::int / 10) % 2 = 0`,
+      [owner.accountId, list.id],
+    );
+    // the statistics expect a thousandth for any city; a plan made for this list's share of
+    // them sorted the list's records found by the city instead of walking the order
+    const { plan } = await keptWalk({ city: 'hot' }, 'day,asc');
+    expect(plan).toMatch(/Index Scan using list_items\S*d1\S* on list_items/);
+    expect(plan).toMatch(/Filter: COALESCE\(\(t1 = \$\d+\), false\)/);
+    expect(plan).not.toMatch(/Sort Key/);
   });
 });

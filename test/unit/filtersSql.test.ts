@@ -2,7 +2,12 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
 import { ValidationError } from '../../src/shared/domainErrors.js';
-import { compileSort, compileWhere, type Hiding } from '../../src/lists/filters/compile.js';
+import {
+  compileSort,
+  compileWalkWhere,
+  compileWhere,
+  type Hiding,
+} from '../../src/lists/filters/compile.js';
 import { parseFilters } from '../../src/lists/filters/parseFilters.js';
 import { parseOrderBy } from '../../src/lists/filters/parseOrderBy.js';
 import type { ItemQuery } from '../../src/lists/filters/query.js';
@@ -327,6 +332,34 @@ describe('values hidden from the planner (compileWhere hiding)', () => {
     );
     expect(compiled({ d: '=,2026-01-02' }, 'all')).toContain(
       '"d1" >= (select $3::timestamptz) and "d1" < (select $4::timestamptz)',
+    );
+  });
+});
+
+describe('a walk kept for its list (compileWalkWhere)', () => {
+  const compiled = (filters: unknown, listId = 'L') =>
+    dialect.sqlToQuery(
+      compileWalkWhere({
+        ownerId: 1,
+        listId,
+        fields: FIELDS,
+        conditions: parseFilters(FIELDS, filters),
+        links: {},
+        sort: parseOrderBy(FIELDS, undefined),
+      }),
+    );
+
+  it("writes the list's id into the text and hides each condition from every index", () => {
+    const { sql, params } = compiled({ n: '<,5', s: 'x' });
+    expect(sql).toBe(
+      `"owner_id" = (select $1::bigint) and "list_key" = hashtextextended('L'::text, 0) and coalesce("n1" < (select $2::numeric), false) and coalesce("t1" = (select $3), false)`,
+    );
+    expect(params).toEqual([1, '5', 'x']);
+  });
+
+  it("writes a quote in the list's id as a literal's doubled quote", () => {
+    expect(compiled({ s: 'x' }, "a'b; drop table x --").sql).toContain(
+      `hashtextextended('a''b; drop table x --'::text, 0)`,
     );
   });
 });

@@ -3,6 +3,8 @@ import {
   filterFirst,
   filterFirstLimit,
   walkInOnePass,
+  walksAnyValue,
+  WALK_KEPT_MIN_RECORDS,
 } from '../../src/lists/items/pageStrategy.js';
 import { itemQueryOn, slottedField as field } from '../helpers/itemQuery.js';
 
@@ -110,5 +112,22 @@ describe('a walked page read in one pass (page strategy)', () => {
     // never by filtering first: a condition on the sort's own column, or no index for the sort
     expect(filterFirstLimit(query({ rank: '>,1' }, 'rank,desc'), MILLION, 50)).toBe(-1);
     expect(filterFirstLimit(query({ city: 'c1' }, 'flag,asc'), MILLION, 50)).toBe(-1);
+  });
+});
+
+describe("a walked page kept under its list's name (page strategy)", () => {
+  it('keeps the walk of a large list sorted by a column no condition is on', () => {
+    expect(walksAnyValue(query({ city: 'c1' }, 'day,asc'), MILLION)).toBe(true);
+    expect(walksAnyValue(query({ amount: '<,10' }, 'created_at,desc'), MILLION)).toBe(true);
+  });
+
+  it('leaves a small list, a bound on the sort column and an order no index serves unnamed', () => {
+    const q = query({ city: 'c1' }, 'day,asc');
+    expect(walksAnyValue(q, WALK_KEPT_MIN_RECORDS)).toBe(true);
+    expect(walksAnyValue(q, WALK_KEPT_MIN_RECORDS - 1)).toBe(false);
+    // the bound starts the walk: the plan must see it
+    expect(walksAnyValue(query({ amount: '<,10' }, 'amount,asc'), MILLION)).toBe(false);
+    // a field kept in JSONB: Postgres sorts anyway
+    expect(walksAnyValue(query({ city: 'c1' }, 'flag,asc'), MILLION)).toBe(false);
   });
 });

@@ -13,7 +13,8 @@ import { sendStatement, sessionOf } from './statementText.js';
  * plan made for other values is the one risk of a named statement, and where the values
  * decide the plan (two conditions, a walk of the sort's index) Postgres kept plans that were
  * right for the first values and slow for later ones (docs/benchmarks.md, "Tried: statements
- * prepared by shape"). Unnamed behind a transaction pooler (PG_PREPARED_STATEMENTS=off, the
+ * prepared by shape"); a walk goes under a name only written so that no value decides it
+ * (filters/compile.ts, compileWalkWhere). Unnamed behind a transaction pooler (PG_PREPARED_STATEMENTS=off, the
  * pool strips the name) and on Citus, where it is not measured. A connection keeps at most
  * MAX_SHAPE_STATEMENTS of them (statementNames.ts).
  */

@@ -3,7 +3,7 @@ import type { SqlKind } from '../field-types/fieldType.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { fieldExpression, operandParameter } from './columns.js';
 import { hasLinks, type Condition, type ItemQuery, type Sort } from './query.js';
-import { listScope } from '../items/listScope.js';
+import { listScope, listScopeWritten } from '../items/listScope.js';
 
 /**
  * The only place filters and sorts become SQL. Every value is a bound parameter; column
@@ -160,10 +160,30 @@ function compileLink(query: ItemQuery, kind: 'contact' | 'bot', id: number): SQL
 export function compileWhere(query: ItemQuery, hiding: Hiding = 'none'): SQL {
   const parts: SQL[] = [listScope(query.ownerId, query.listId, hiding === 'all')];
   for (const c of query.conditions) parts.push(compileCondition(c, hiding));
+  return withLinks(query, parts);
+}
+
+/** `parts` and the query's contact and bot links, joined by `and`. */
+function withLinks(query: ItemQuery, parts: SQL[]): SQL {
   if (query.links.contact !== undefined)
     parts.push(compileLink(query, 'contact', query.links.contact));
   if (query.links.bot !== undefined) parts.push(compileLink(query, 'bot', query.links.bot));
   return sql.join(parts, sql` and `);
+}
+
+/**
+ * The WHERE of a walked page kept under a name for its list (pageQueries.ts): the list's id
+ * written in (listScopeWritten), every operand hidden, and each condition out of every
+ * index's sight, so that the plan kept for any value walks the sort's index as the page
+ * strategy chose (pageStrategy.ts, walksAnyValue) instead of finding the matches in the
+ * condition's own index and sorting them. `coalesce(…, false)`, not `(…) is true`: Postgres
+ * priced an `is true` at one in the column's distinct values and sorted; a coalesce it
+ * prices at a fixed share, the same for any value.
+ */
+export function compileWalkWhere(query: ItemQuery): SQL {
+  const parts = [listScopeWritten(query.ownerId, query.listId)];
+  for (const c of query.conditions) parts.push(sql`coalesce(${compileCondition(c, 'all')}, false)`);
+  return withLinks(query, parts);
 }
 
 /** One stretch of a sort order: the rows it covers (within the query) and their order. */

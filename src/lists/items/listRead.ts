@@ -309,10 +309,11 @@ interface ReadTarget extends TotalTarget {
  * on Postgres, the list's owner out of the planner's sight (infra/db/unplannedValue.ts) — and
  * go under their shape's name to sessions that keep that plan (infra/db/keptPlans.ts). Where
  * list_items is partitioned by list they read the list's own partition (listRecords.ts), so
- * the plan kept is one table's. A walked page is planned for its list, the range bound alone
- * hidden: there the list's size decides whether walking the sort's index pays. Citus reads
- * the owner to choose the shard, and its statements are not named (shapeStatements.ts): there
- * only the bounds are hidden.
+ * the plan kept is one table's. A walked page is written apart (queryItems.ts, pageWhere): on
+ * a large list kept under its list's name, walking the sort's index for any value; else
+ * planned for its list, the range bound alone hidden. Citus reads the owner to choose the
+ * shard, and its statements are not named (shapeStatements.ts): there only the bounds are
+ * hidden.
  */
 async function readTarget(
   ctx: ItemContext,

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import { plannedUnless } from '../../infra/db/unplannedValue.js';
+import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
 
 /**
  * The records of one list, named as every list_items index names them: the owner (the tenant
@@ -17,6 +17,19 @@ import { plannedUnless } from '../../infra/db/unplannedValue.js';
 export function listScope(ownerId: number, listId: string, hidden = false): SQL {
   const owner = plannedUnless(hidden, ownerId, 'bigint');
   return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = ${listKeyOf(listId)}`;
+}
+
+/**
+ * listScope for a statement kept per list (a walked page, pageQueries.ts): the owner out of
+ * the planner's sight, the list's id written into the statement's text. A plan kept for any
+ * list priced "the list" at its partition's average list, which beside many small lists is a
+ * few records, and sorted a large list whole for every page; with the id in the text the
+ * statistics give that list's own size (its key among the partition's most common values),
+ * and the statement's name, made from its text, is the list's own.
+ */
+export function listScopeWritten(ownerId: number, listId: string): SQL {
+  const id = sql.raw(`'${listId.replaceAll("'", "''")}'::text`);
+  return sql`${sql.identifier('owner_id')} = ${unplanned(ownerId, 'bigint')} and ${sql.identifier('list_key')} = ${listKeyOf(id)}`;
 }
 
 /**

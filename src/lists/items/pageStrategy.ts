@@ -179,3 +179,24 @@ export const ONE_PASS_MATCHES_PER_ROW = 2;
 export function matchesInOnePass(matches: number, limit: number): boolean {
   return matches <= ONE_PASS_MATCHES_PER_ROW * limit;
 }
+
+/**
+ * Records from which a walked page of a named shape is kept under a name of its own list
+ * (walksAnyValue). Below it the page's statement is cheap either way, and a name per list
+ * would crowd a connection's kept statements (MAX_SHAPE_STATEMENTS) with small lists' walks.
+ */
+export const WALK_KEPT_MIN_RECORDS = 10_000;
+
+/**
+ * Whether a walked page (filterFirst false) of a shape kept under its name (pinnedPlans.ts)
+ * is kept too, as one plan for any value that walks the sort's index (compile.ts,
+ * compileWalkWhere): an index serves the sort, no condition is on its column (there the
+ * bound starts the walk, which the plan must see), and the list is large enough. Its parse
+ * and planning were a third of the page's Postgres time at 1,000,000 records
+ * (docs/benchmarks.md, "A kept plan for walked pages").
+ */
+export function walksAnyValue(query: ItemQuery, records: number): boolean {
+  const walked = sortColumn(query);
+  if (walked === undefined || records < WALK_KEPT_MIN_RECORDS) return false;
+  return !filterColumns(query).includes(walked);
+}

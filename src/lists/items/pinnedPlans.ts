@@ -7,8 +7,9 @@ import { isSlotColumn } from '../slots.js';
  * (infra/db/shapeStatements.ts): one condition comparing a slot column (its own indexes, no
  * other to choose between), by equality or a range, with no contact or bot link. Not `!=`
  * and `like` (a pattern's prefix becomes an index range only when Postgres sees the value),
- * nor a field kept in the JSONB document. A walked page is never named: there the value
- * decides between walking the sort's index and filtering first.
+ * nor a field kept in the JSONB document. A walked page of such a shape is named per list,
+ * written so that the plan kept walks the sort's index (pageStrategy.ts, walksAnyValue): the
+ * count decides between the walk and filtering first, not the planner.
  */
 export function hasPinnedPlan(query: ItemQuery): boolean {
   if (hasLinks(query) || query.conditions.length !== 1) return false;

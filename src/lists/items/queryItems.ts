@@ -1,15 +1,22 @@
+import type { SQL } from 'drizzle-orm';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
 import { JsonText } from '../../shared/orderedJson.js';
 import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { PageRow } from './foundItem.js';
-import { compileSort, compileWhere } from '../filters/compile.js';
+import { compileSort, compileWalkWhere, compileWhere } from '../filters/compile.js';
 import type { ItemContext } from '../context.js';
 import { pageKey, selectionKey, type CachedPage } from './readCache.js';
 import { itemWriter } from './listItemPresenter.js';
 import { listRead, rememberedListRead, type ListRead } from './listRead.js';
 import { isNamed } from './listTotals.js';
 import { selectPage } from './pageQueries.js';
-import { filterFirst, matchedByOf, matchesInOnePass, walkInOnePass } from './pageStrategy.js';
+import {
+  filterFirst,
+  matchedByOf,
+  matchesInOnePass,
+  walkInOnePass,
+  walksAnyValue,
+} from './pageStrategy.js';
 import { recordJson } from './recordJson.js';
 
 export interface ItemQueryInput {
@@ -43,13 +50,14 @@ export async function queryItems(
   const read =
     (await rememberedListRead(ctx, input.schemaId, input, { limit: input.limit, offset })) ??
     (await listRead(ctx, input.schemaId, input));
-  const { list, query, where, filtered, total } = read;
+  const { list, query, filtered, total } = read;
   // a selection's pages stay those of an earlier version where no write since touched it
   const pages = ctx.readCache.pagesKey(selectionKey(list, query));
   const page = pageKey(pages, query, input.limit, offset);
   const empty = offset > MAX_OFFSET || (filtered && offset >= total);
   const byFilter = filtered && filterFirst(query, total, list.itemCount, offset + input.limit);
   const counted = byFilter ? countedRows(read, input.limit, offset) : undefined;
+  const walkNamed = !byFilter && isNamed(read) && walksAnyValue(query, list.itemCount);
   const items = empty
     ? []
     : await pageItems(ctx, list.fields, page, async () =>
@@ -61,8 +69,7 @@ export async function queryItems(
                 ownerId: list.ownerId,
                 listId: list.id,
                 records: read.records,
-                // a walk is planned for its list: its scope in sight (listRead.ts, readTarget)
-                where: byFilter || !isNamed(read) ? where : compileWhere(query, 'bounds'),
+                where: pageWhere(read, byFilter, walkNamed),
                 segments: compileSort(query.sort),
                 filtered,
                 filterFirst: byFilter,
@@ -70,6 +77,7 @@ export async function queryItems(
                   filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
                 matchesInOnePass: byFilter && matchesInOnePass(total, input.limit),
                 named: isNamed(read),
+                walkNamed,
                 matchedBy: matchedByOf(query),
                 total: filtered ? total : undefined,
                 record: recordJson(list),
@@ -85,6 +93,17 @@ export async function queryItems(
     perPage: input.limit,
     path: input.path,
   });
+}
+
+/**
+ * The page's WHERE. A named shape's (listRead.ts, readTarget) is written for a plan kept for
+ * any value; a page filtered first keeps it. A walk kept under its list's name is written so
+ * that its plan walks the sort's index (compileWalkWhere); any other walk is planned for its
+ * list and its values, the range bound alone hidden.
+ */
+function pageWhere(read: ListRead, byFilter: boolean, walkNamed: boolean): SQL {
+  if (byFilter || !isNamed(read)) return read.where;
+  return walkNamed ? compileWalkWhere(read.query) : compileWhere(read.query, 'bounds');
 }
 
 /**
