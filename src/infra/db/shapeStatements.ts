@@ -14,9 +14,9 @@ import { sendStatement, sessionOf } from './statementText.js';
  * decide the plan (two conditions, a walk of the sort's index) Postgres kept plans that were
  * right for the first values and slow for later ones (docs/benchmarks.md, "Tried: statements
  * prepared by shape"); a walk goes under a name only written so that no value decides it
- * (filters/compile.ts, compileWalkWhere). Unnamed behind a transaction pooler (PG_PREPARED_STATEMENTS=off, the
- * pool strips the name) and on Citus, where it is not measured. A connection keeps at most
- * MAX_SHAPE_STATEMENTS of them (statementNames.ts).
+ * (filters/compile.ts, compileWalkWhere). Unnamed behind a transaction pooler
+ * (PG_PREPARED_STATEMENTS=off, the pool strips the name) and on Citus, where it is not
+ * measured. A connection keeps at most MAX_SHAPE_STATEMENTS of them (statementNames.ts).
  */
 export async function queryShapeRows<T>(db: Database, query: SQL): Promise<T[]> {
   if (await onCitus(db)) return queryRows<T>(db, query);

@@ -193,7 +193,7 @@ export const WALK_KEPT_MIN_RECORDS = 10_000;
  * compileWalkWhere): an index serves the sort, no condition is on its column (there the
  * bound starts the walk, which the plan must see), and the list is large enough. Its parse
  * and planning were a third of the page's Postgres time at 1,000,000 records
- * (docs/benchmarks.md, "A kept plan for walked pages").
+ * (docs/benchmarks.md, "Walked pages kept per list").
  */
 export function walksAnyValue(query: ItemQuery, records: number): boolean {
   const walked = sortColumn(query);
