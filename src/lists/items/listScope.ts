@@ -15,8 +15,12 @@ import { plannedUnless, unplanned } from '../../infra/db/unplannedValue.js';
  * kept by shape name the list's partition itself: listRecords.ts.)
  */
 export function listScope(ownerId: number, listId: string, hidden = false): SQL {
-  const owner = plannedUnless(hidden, ownerId, 'bigint');
-  return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = ${listKeyOf(listId)}`;
+  return scopeOf(plannedUnless(hidden, ownerId, 'bigint'), listKeyOf(listId));
+}
+
+/** `owner_id = owner and list_key = key`, the two as given. */
+function scopeOf(owner: SQL, key: SQL): SQL {
+  return sql`${sql.identifier('owner_id')} = ${owner} and ${sql.identifier('list_key')} = ${key}`;
 }
 
 /**
@@ -29,7 +33,7 @@ export function listScope(ownerId: number, listId: string, hidden = false): SQL 
  */
 export function listScopeWritten(ownerId: number, listId: string): SQL {
   const id = sql.raw(`'${listId.replaceAll("'", "''")}'::text`);
-  return sql`${sql.identifier('owner_id')} = ${unplanned(ownerId, 'bigint')} and ${sql.identifier('list_key')} = ${listKeyOf(id)}`;
+  return scopeOf(unplanned(ownerId, 'bigint'), listKeyOf(id));
 }
 
 /**

@@ -133,14 +133,13 @@ export interface PageSelection extends ListRef {
   walkInOnePass?: boolean;
   /** a filter-first page reads its few matches' rows as it finds them (pageStrategy.ts, matchesInOnePass) */
   matchesInOnePass?: boolean;
-  /** filtering first has the same plan for any value: its statement goes under a name (pinnedPlans.ts) */
-  named?: boolean;
   /**
-   * a walked page kept under a name of its list: `where` written for the plan kept for any
-   * value to walk the sort's index (pageStrategy.ts, walksAnyValue)
+   * the page's statement goes under a name: filtered first, a shape with one plan for any
+   * value (pinnedPlans.ts); walked, `where` written for a kept plan that walks the sort's
+   * index (pageStrategy.ts, walksAnyValue)
    */
-  walkNamed?: boolean;
-  /** where named: the one condition's index, which finds the matches */
+  named?: boolean;
+  /** where named and filtered first: the one condition's index, which finds the matches */
   matchedBy?: MatchedBy;
   /**
    * The filtered total, when counted before the page: once the page reaches it there is no
@@ -164,7 +163,7 @@ export async function selectPage(
 ): Promise<PageRow[]> {
   const { where, segments, filtered, filterFirst, total, record } = selection;
   const inOnePass = filterFirst ? selection.matchesInOnePass : selection.walkInOnePass;
-  const named = filterFirst ? selection.named === true : selection.walkNamed === true;
+  const named = selection.named === true;
   // Kept only where it reads one table (the list's partition where list_items is partitioned:
   // listRecords.ts). A plan kept on the partitioned parent holds every partition, and Postgres
   // priced an ordered walk of each as if all sixteen would run, so it sorted the whole list
@@ -176,7 +175,7 @@ export async function selectPage(
     const scoped = withSegment(where, segment.where);
     const order = filterFirst ? segment.unindexedOrderBy : segment.orderBy;
     const onePass = filtered ? inOnePass === true : skip < ONE_PASS_MAX_SKIPPED;
-    const matchedBy = named && filterFirst ? selection.matchedBy : undefined;
+    const matchedBy = named ? selection.matchedBy : undefined;
     const query = pageQuery(
       selection,
       where,

@@ -76,9 +76,8 @@ export async function queryItems(
                 walkInOnePass:
                   filtered && walkInOnePass(query, total, list.itemCount, offset, input.limit),
                 matchesInOnePass: byFilter && matchesInOnePass(total, input.limit),
-                named: isNamed(read),
-                walkNamed,
-                matchedBy: matchedByOf(query),
+                named: byFilter ? isNamed(read) : walkNamed,
+                matchedBy: byFilter ? matchedByOf(query) : undefined,
                 total: filtered ? total : undefined,
                 record: recordJson(list),
               },
