@@ -36,6 +36,7 @@ const args = benchArgs({
   positionals: '<API path with query>',
   flags: {
     profile: 'run the server under node --cpu-prof, the profile into the temp directory',
+    post: 'with --shape, POST getListItems with a JSON body as the sweep sends it (default GET)',
   },
   options: {
     data: 'bench|sweep  the data set: lk_bench (default) or lk_sweep (`npm run bench:sweep`)',
@@ -113,6 +114,16 @@ function nextFirstTime() {
   const scale = firstTimeScale(sent++);
   if (twin !== undefined) return twinRead(twin, shape!.plainValues(s, scale));
   const query = { schema_id: listId, filters: shape!.filters(s, scale), order_by: shape!.orderBy };
+  if (args.flag('post'))
+    return {
+      method: 'POST' as const,
+      body: JSON.stringify({ ...query, limit: 50 }),
+      headers: {
+        authorization: `Bearer ${apiKey}`,
+        accept: 'application/json',
+        'content-type': 'application/json',
+      },
+    };
   return { method: 'GET' as const, path: `${path}?${qs.stringify(query)}` };
 }
 const run = (seconds: number) =>
