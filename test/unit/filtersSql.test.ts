@@ -76,13 +76,29 @@ describe('filter SQL on slotted fields (getListItems per-type table)', () => {
     ['string <>', { s: '<>,x' }, `${base} and "t1" <> $2`, ['L', 'x']],
     ['string <', { s: '<,x' }, `${base} and "t1" < $2`, ['L', 'x']],
     ['string >=', { s: '>=,x' }, `${base} and "t1" >= $2`, ['L', 'x']],
-    ['string like', { s: 'like,%A_b%' }, `${base} and "t1" ilike $2 escape ''`, ['L', '%A_b%']],
-    ['string not like', { s: 'not like,a' }, `${base} and "t1" not ilike $2 escape ''`, ['L', 'a']],
+    [
+      'string like, its case variants first (likeCondition.ts)',
+      { s: 'like,%A_b%' },
+      `${base} and ("t1" like $2 escape '' or "t1" like $3 escape '' or "t1" like $4 escape '' or "t1" like $5 escape '' or (octet_length("t1") <> length("t1") and "t1" ilike $6 escape ''))`,
+      ['L', '%a_b%', '%a_B%', '%A_b%', '%A_B%', '%A_b%'],
+    ],
+    [
+      'string like of three letters: ILIKE alone',
+      { s: 'like,%abc' },
+      `${base} and "t1" ilike $2 escape ''`,
+      ['L', '%abc'],
+    ],
+    [
+      'string not like',
+      { s: 'not like,a' },
+      `${base} and not ("t1" like $2 escape '' or "t1" like $3 escape '' or (octet_length("t1") <> length("t1") and "t1" ilike $4 escape ''))`,
+      ['L', 'a', 'A', 'a'],
+    ],
     [
       'string like collapses % runs',
-      { s: 'like,%%%a%%' },
+      { s: 'like,%%%i%%' },
       `${base} and "t1" ilike $2 escape ''`,
-      ['L', '%a%'],
+      ['L', '%i%'],
     ],
     ['string from a JSON number', { s: 12.5 }, `${base} and "t1" = $2`, ['L', '12.5']],
     ['=, escape', { s: '=,like,x' }, `${base} and "t1" = $2`, ['L', 'like,x']],
@@ -138,9 +154,9 @@ describe('filter SQL on fields without a slot (JSONB fallback)', () => {
   it.each([
     [
       'string',
-      { s2: 'like,a%' },
+      { s2: 'like,%xyz%' },
       `${base} and ("data" ->> $2) ilike $3 escape ''`,
-      ['L', 's2', 'a%'],
+      ['L', 's2', '%xyz%'],
     ],
     [
       'number',

@@ -4,6 +4,7 @@ import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { fieldExpression, operandParameter } from './columns.js';
 import { hasLinks, type Condition, type ItemQuery, type Sort } from './query.js';
 import { listScope, listScopeWritten } from '../items/listScope.js';
+import { compileLike } from './likeCondition.js';
 
 /**
  * The only place filters and sorts become SQL. Every value is a bound parameter; column
@@ -110,9 +111,8 @@ export function compileCondition(c: Condition, hiding: Hiding = 'none'): SQL {
   const column = fieldExpression(c.field, c.kind);
   const bound = boundOf(c, hiding);
   if (c.kind === 'date') return dayCondition(column, c.op, c.operand, bound);
-  // getListItems: like is case-insensitive; ESCAPE '' makes a backslash an ordinary character.
-  if (c.op === 'like') return sql`${column} ilike ${c.operand} escape ''`;
-  if (c.op === 'not like') return sql`${column} not ilike ${c.operand} escape ''`;
+  if (c.op === 'like') return compileLike(column, c.operand);
+  if (c.op === 'not like') return sql`not ${compileLike(column, c.operand)}`;
   const operand = bound(operandParameter(c.field, c.kind, c.operand));
   return sql`${column} ${sql.raw(COMPARE[c.op])} ${operand}`;
 }
