@@ -153,7 +153,7 @@ try {
     if (used > 0) perRequest.set(name, (perRequest.get(name) ?? 0) + used);
   }
   console.log(
-    `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, ${result.non2xx} non-2xx`,
+    `${result.requests.average.toFixed(0)} req/s, p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms, ${result.non2xx} non-2xx`,
   );
   for (const [name, ticks] of [...perRequest].sort((a, b) => b[1] - a[1]).slice(0, 5)) {
     console.log(
