@@ -5,6 +5,7 @@ import { fieldExpression, operandParameter } from './columns.js';
 import { hasLinks, type Condition, type ItemQuery, type Sort } from './query.js';
 import { listScope, listScopeWritten } from '../items/listScope.js';
 import { compileLike } from './likeCondition.js';
+import { isSlotColumn } from '../slots.js';
 
 /**
  * The only place filters and sorts become SQL. Every value is a bound parameter; column
@@ -111,8 +112,10 @@ export function compileCondition(c: Condition, hiding: Hiding = 'none'): SQL {
   const column = fieldExpression(c.field, c.kind);
   const bound = boundOf(c, hiding);
   if (c.kind === 'date') return dayCondition(column, c.op, c.operand, bound);
-  if (c.op === 'like') return compileLike(column, c.operand);
-  if (c.op === 'not like') return sql`not ${compileLike(column, c.operand)}`;
+  if (c.op === 'like' || c.op === 'not like') {
+    const like = compileLike(column, c.operand, isSlotColumn(c.field.slot));
+    return c.op === 'like' ? like : sql`not ${like}`;
+  }
   const operand = bound(operandParameter(c.field, c.kind, c.operand));
   return sql`${column} ${sql.raw(COMPARE[c.op])} ${operand}`;
 }

@@ -33,11 +33,13 @@ export function caseVariants(pattern: string): string[] | undefined {
 
 /**
  * `column` matches `pattern` as getListItems' `like` says: case-insensitive, `%` any run, `_`
- * one character, a backslash an ordinary character (`ESCAPE ''`).
+ * one character, a backslash an ordinary character (`ESCAPE ''`). The variants only where
+ * `column` is a slot: a field read from JSONB is extracted again by each variant, which cost
+ * more than ILIKE's lowering (`'%x5%'` over 100,000 records: 65–69 ms against 58).
  */
-export function compileLike(column: SQL, pattern: string): SQL {
+export function compileLike(column: SQL, pattern: string, onSlot: boolean): SQL {
   const ilike = sql`${column} ilike ${pattern} escape ''`;
-  const variants = caseVariants(pattern);
+  const variants = onSlot ? caseVariants(pattern) : undefined;
   if (variants === undefined) return ilike;
   const plain = variants.map((v) => sql`${column} like ${v} escape ''`);
   return sql`(${sql.join(plain, sql` or `)} or (octet_length(${column}) <> length(${column}) and ${ilike}))`;
