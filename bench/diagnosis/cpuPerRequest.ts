@@ -53,6 +53,8 @@ const args = benchArgs({
     value: "TEXT  the twin WHERE's $1",
     order: "SQL  the twin page's ORDER BY (default 'id')",
     table: "NAME  the twin's table (default plain_1000000; the sweep's sizes: plain_10000, …)",
+    node: 'FLAGS  node flags for the server, space-separated (e.g. --node=--trace-gc)',
+    log: "FILE  the server's stdout and stderr appended to FILE (e.g. --node's GC trace)",
   },
 });
 const shape = SHAPES.find((s) => s.name === args.text('shape'));
@@ -89,10 +91,12 @@ const entry =
 const server = await startServer({
   args: [
     ...(args.flag('profile') ? ['--cpu-prof', `--cpu-prof-dir=${os.tmpdir()}`] : []),
+    ...(args.text('node')?.split(' ').filter(Boolean) ?? []),
     ...entry,
   ],
   env,
   port: 20_900,
+  ...(args.text('log') !== undefined ? { logFile: args.text('log') } : {}),
 });
 /** The twin's read: the page and the count a generic tool would send (servers/twinServer.ts). */
 const twinTable = args.text('table') ?? 'plain_1000000';

@@ -7,9 +7,10 @@ import { isDatabaseUnavailable } from '../../src/infra/db/databaseErrors.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 
 /**
- * The pool's two waits (src/infra/db/client.ts): a busy pool's next query waits for a free
- * connection past the 2 s that reaching a server may take, and a server that never answers
- * still fails fast, as a 503's error.
+ * The pool's waits (src/infra/db/client.ts): a busy pool's next query waits for a free
+ * connection past the 2 s that reaching a server may take, a server that never answers
+ * still fails fast, as a 503's error, and so does a query whose answer never comes
+ * (src/infra/db/unansweredQueries.ts), while a connection that answers is left alone.
  */
 let database: TestDatabase;
 const log = pino({ level: 'silent' });
@@ -55,6 +56,57 @@ describe('the Postgres pool', () => {
       await handle.close();
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('ends a query whose server stops answering, as unavailable, and reconnects', async () => {
+    // statement timeout 0.5 s: a query unanswered 2.5 s ends its connection
+    const handle = connectPostgres(database.url, log, { max: 1, statementTimeoutMs: 500 });
+    const pool = handle.pool!;
+    const backend = async () =>
+      (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const stopped = await backend();
+    // the server process still holds the socket, and never answers: a hung server
+    process.kill(stopped, 'SIGSTOP');
+    // resumed even if the query below never ends (the test then fails on its timeout)
+    const backstop = setTimeout(() => process.kill(stopped, 'SIGCONT'), 10_000);
+    try {
+      const started = Date.now();
+      const error = await pool.query('select 1').then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+      const waited = Date.now() - started;
+      expect(isDatabaseUnavailable(error)).toBe(true);
+      expect(waited).toBeGreaterThanOrEqual(2500);
+      expect(waited).toBeLessThan(6000);
+    } finally {
+      clearTimeout(backstop);
+      process.kill(stopped, 'SIGCONT');
+    }
+    try {
+      // the pool opened another connection
+      expect(await backend()).not.toBe(stopped);
+    } finally {
+      await handle.close();
+    }
+  });
+
+  it('leaves alone a connection that answers, busy or idle past the limit', async () => {
+    const handle = connectPostgres(database.url, log, { max: 1, statementTimeoutMs: 200 });
+    const pool = handle.pool!;
+    const backend = async () =>
+      (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    try {
+      const first = await backend();
+      // busy: queries back to back for longer than the 2.2 s limit, each answered
+      const until = Date.now() + 3500;
+      while (Date.now() < until) await pool.query('select pg_sleep(0.05)');
+      // idle past the limit and two sweeps
+      await new Promise((resolve) => setTimeout(resolve, 4500));
+      expect(await backend()).toBe(first);
+    } finally {
+      await handle.close();
     }
   });
 });

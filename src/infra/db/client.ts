@@ -10,6 +10,7 @@ import * as schema from './schema/index.js';
 import { keepPlansOn } from './keptPlans.js';
 import { sendStatement, sessionOf } from './statementText.js';
 import { boundShapeStatements, dropStatementNames } from './statementNames.js';
+import { endUnansweredQueries } from './unansweredQueries.js';
 
 /** The one query interface the service uses, on Postgres and on embedded PGlite alike. */
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -132,7 +133,6 @@ function postgresPool(
             `-c max_parallel_workers_per_gather=${options.parallelWorkers ?? 0} -c random_page_cost=${options.randomPageCost ?? 1.1} ${settings}`.trim(),
         }
       : {}),
-    query_timeout: (options.statementTimeoutMs ?? 15_000) + 2000,
     // counts and ids arrive as int8; every value we store fits in a double.
     types: {
       getTypeParser: ((oid: number, format?: string) =>
@@ -151,6 +151,9 @@ function postgresPool(
     if (named) boundShapeStatements(client);
     else dropStatementNames(client);
   });
+  // A query never answered ends its connection (unansweredQueries.ts). Listening after the
+  // handler above, which replaces each client's query: the watch counts through it.
+  endUnansweredQueries(pool, (options.statementTimeoutMs ?? 15_000) + 2000);
   return pool;
 }
 
