@@ -1,4 +1,4 @@
-import { createServer, type Server, type Socket } from 'node:net';
+import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,8 +9,9 @@ import { createTestDatabase, type TestDatabase } from '../helpers/database.js';
 /**
  * The pool's waits (src/infra/db/client.ts): a busy pool's next query waits for a free
  * connection past the 2 s that reaching a server may take, a server that never answers
- * still fails fast, as a 503's error, and so does a query whose answer never comes
- * (src/infra/db/unansweredQueries.ts), while a connection that answers is left alone.
+ * still fails fast, as a 503's error, and so does a query whose answer never comes (a proxy
+ * stops passing it on; src/infra/db/unansweredQueries.ts), while a connection that answers
+ * is left alone.
  */
 let database: TestDatabase;
 const log = pino({ level: 'silent' });
@@ -59,18 +60,17 @@ describe('the Postgres pool', () => {
     }
   });
 
-  it('ends a query whose server stops answering, as unavailable, and reconnects', async () => {
+  it('ends a query whose answer never comes, as unavailable, and reconnects', async () => {
+    const proxy = await quietingProxy(database.url);
     // statement timeout 0.5 s: a query unanswered 2.5 s ends its connection
-    const handle = connectPostgres(database.url, log, { max: 1, statementTimeoutMs: 500 });
+    const handle = connectPostgres(proxy.url, log, { max: 1, statementTimeoutMs: 500 });
     const pool = handle.pool!;
     const backend = async () =>
       (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
-    const stopped = await backend();
-    // the server process still holds the socket, and never answers: a hung server
-    process.kill(stopped, 'SIGSTOP');
-    // resumed even if the query below never ends (the test then fails on its timeout)
-    const backstop = setTimeout(() => process.kill(stopped, 'SIGCONT'), 10_000);
     try {
+      const first = await backend();
+      // the open connection's bytes stop reaching Postgres: a network gone quiet
+      proxy.quietOpenConnections();
       const started = Date.now();
       const error = await pool.query('select 1').then(
         () => undefined,
@@ -80,15 +80,11 @@ describe('the Postgres pool', () => {
       expect(isDatabaseUnavailable(error)).toBe(true);
       expect(waited).toBeGreaterThanOrEqual(2500);
       expect(waited).toBeLessThan(6000);
-    } finally {
-      clearTimeout(backstop);
-      process.kill(stopped, 'SIGCONT');
-    }
-    try {
-      // the pool opened another connection
-      expect(await backend()).not.toBe(stopped);
+      // the pool opened another connection, which answers
+      expect(await backend()).not.toBe(first);
     } finally {
       await handle.close();
+      await proxy.close();
     }
   });
 
@@ -110,3 +106,42 @@ describe('the Postgres pool', () => {
     }
   });
 });
+
+/**
+ * A TCP proxy to the database of `url`. `quietOpenConnections` stops passing on what the
+ * client sends over the connections open now (as a network partition would, the sockets
+ * stay open); connections opened later pass as before.
+ */
+async function quietingProxy(url: string) {
+  const target = new URL(url);
+  const open = new Set<{ quiet: boolean; sockets: Socket[] }>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    const link = { quiet: false, sockets: [client, upstream] };
+    open.add(link);
+    client.on('data', (chunk) => {
+      if (!link.quiet) upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => client.write(chunk));
+    const end = () => {
+      open.delete(link);
+      client.destroy();
+      upstream.destroy();
+    };
+    for (const socket of link.sockets) socket.on('close', end).on('error', end);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const proxied = new URL(url);
+  proxied.hostname = '127.0.0.1';
+  proxied.port = String((server.address() as AddressInfo).port);
+  return {
+    url: proxied.toString(),
+    quietOpenConnections: () => {
+      for (const link of open) link.quiet = true;
+    },
+    close: async () => {
+      for (const link of open) for (const socket of link.sockets) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
