@@ -11,8 +11,8 @@ import type pg from 'pg';
  * arms a timer holding the query. Under load V8 then kept the results' rows alive until a full
  * collection: about 2 MB of every young-generation collection was promoted (the page's rows,
  * ~20 KB a read) and each scavenge paused 4–5 ms instead of ~2, the service's p99 above a plain
- * pg server's at the lightest reads (docs/benchmarks.md, "The p99 at the lightest reads: pg's
- * query_timeout"). The watch allocates nothing per query: two counters on the client.
+ * pg server's at the lightest reads (docs/benchmarks.md, "pg's `query_timeout` promoted every
+ * page"). The watch allocates nothing per query: two counters on the client.
  */
 
 /** What the watch knows of one connection. */
