@@ -1,5 +1,6 @@
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectPostgres } from '../../src/infra/db/client.js';
@@ -65,8 +66,7 @@ describe('the Postgres pool', () => {
     // statement timeout 0.5 s: a query unanswered 2.5 s ends its connection
     const handle = connectPostgres(proxy.url, log, { max: 1, statementTimeoutMs: 500 });
     const pool = handle.pool!;
-    const backend = async () =>
-      (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const backend = () => backendPid(pool);
     try {
       const first = await backend();
       // the open connection's bytes stop reaching Postgres: a network gone quiet
@@ -91,8 +91,7 @@ describe('the Postgres pool', () => {
   it('leaves alone a connection that answers, busy or idle past the limit', async () => {
     const handle = connectPostgres(database.url, log, { max: 1, statementTimeoutMs: 200 });
     const pool = handle.pool!;
-    const backend = async () =>
-      (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const backend = () => backendPid(pool);
     try {
       const first = await backend();
       // busy: queries back to back for longer than the 2.2 s limit, each answered
@@ -106,6 +105,11 @@ describe('the Postgres pool', () => {
     }
   });
 });
+
+/** The pid of the Postgres backend the pool's (one) connection talks to. */
+async function backendPid(pool: pg.Pool): Promise<number> {
+  return (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+}
 
 /**
  * A TCP proxy to the database of `url`. `quietOpenConnections` stops passing on what the
