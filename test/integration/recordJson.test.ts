@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { describe, expect, it } from 'vitest';
 import { queryRows } from '../../src/infra/db/client.js';
 import type { StoredField } from '../../src/infra/db/schema/listSchemas.js';
@@ -10,7 +11,12 @@ import { fieldTypeOf } from '../../src/lists/field-types/fieldTypeRegistry.js';
 import { toItemRow, type StoredItemRow } from '../../src/lists/items/foundItem.js';
 import { SLOT_ARRAY_TEXT } from '../../src/lists/items/itemSlots.js';
 import { itemWriter } from '../../src/lists/items/listItemPresenter.js';
-import { recordJson, recordJsonText } from '../../src/lists/items/recordJson.js';
+import {
+  noteUnstoredRecords,
+  recordJson,
+  recordJsonText,
+  writtenRecordJson,
+} from '../../src/lists/items/recordJson.js';
 import { assignSlots, isSlotColumn, SLOT_COLUMNS, slotSqlType } from '../../src/lists/slots.js';
 import { awkwardText } from '../helpers/awkwardText.js';
 import { storedField } from '../helpers/storedField.js';
@@ -192,5 +198,42 @@ describe("records written by Postgres (recordJson.ts) against Node's writer", ()
       recordJson({ fields: [...FIELDS, storedField('doc', 'file')], layout: 0 }),
     ).toBeUndefined();
     expect(recordJson({ fields: FIELDS, layout: 0 })).toBeDefined();
+  });
+
+  it('reads the stored JSON alone until a page leaves a record to Node', async () => {
+    const text = (query: ReturnType<typeof recordJson>) =>
+      new PgDialect().sqlToQuery(query!).sql.replace(/\s+/g, ' ');
+    // a fields array of its own: the forms are kept per list's fields
+    const list = { fields: [...FIELDS], layout: 3 };
+    const stored = 'case when record_layout = 3 then record_json end';
+    expect(text(recordJson(list))).toBe(stored);
+    expect(text(writtenRecordJson(list))).toContain('else');
+    // a page whose every record came back written keeps the stored form
+    noteUnstoredRecords(list, [{ id: 'a', json: '{}' }]);
+    expect(text(recordJson(list))).toBe(stored);
+    noteUnstoredRecords(list, [
+      { id: 'a', json: '{}' },
+      { id: 'b', data: {} },
+    ]);
+    expect(text(recordJson(list))).toBe(text(writtenRecordJson(list)));
+    // the writing form still answers the stored JSON first: each takes it for the layout alone
+    const [row] = await queryRows<{ stored: string | null; written: string | null }>(
+      t.db,
+      sql`select ${recordJson({ fields: [...FIELDS], layout: 3 })} as stored,
+            ${recordJson(list)} as written
+          from (select 'r1'::text as id, '{}'::jsonb as data, now() as created_at,
+            now() as updated_at, 2 as record_layout, '{"old":1}'::text as record_json,
+            ${sql.join(
+              SLOT_COLUMNS.map(
+                (column) => sql`null::${sql.raw(slotSqlType(column))} as ${sql.identifier(column)}`,
+              ),
+              sql`, `,
+            )}) as list_items`,
+    );
+    expect(row!.stored).toBeNull();
+    expect(JSON.parse(row!.written!)).toMatchObject({ id: 'r1' });
+    // a later layout starts again from the stored form
+    list.layout = 4;
+    expect(text(recordJson(list))).toBe('case when record_layout = 4 then record_json end');
   });
 });

@@ -1,7 +1,6 @@
 import type { SQL } from 'drizzle-orm';
 import { pageEnvelope, pageOffset, type PageEnvelope } from '../../shared/paging.js';
 import { JsonText } from '../../shared/orderedJson.js';
-import type { StoredField } from '../../infra/db/schema/listSchemas.js';
 import type { PageRow } from './foundItem.js';
 import { compileSort, compileWalkWhere, compileWhere } from '../filters/compile.js';
 import type { ItemContext } from '../context.js';
@@ -17,7 +16,7 @@ import {
   walkInOnePass,
   walksAnyValue,
 } from './pageStrategy.js';
-import { recordJson } from './recordJson.js';
+import { noteUnstoredRecords, recordJson } from './recordJson.js';
 
 export interface ItemQueryInput {
   schemaId: string;
@@ -60,7 +59,7 @@ export async function queryItems(
   const walkNamed = !byFilter && isNamed(read) && walksAnyValue(query, list.itemCount);
   const items = empty
     ? []
-    : await pageItems(ctx, list.fields, page, async () =>
+    : await pageItems(ctx, list, page, async () =>
         counted
           ? counted
           : selectPage(
@@ -123,10 +122,16 @@ function countedRows(read: ListRead, limit: number, offset: number): PageRow[] |
  */
 async function pageItems(
   ctx: ItemContext,
-  fields: readonly StoredField[],
+  list: ListRead['list'],
   key: string,
-  select: () => Promise<PageRow[]>,
+  selectRows: () => Promise<PageRow[]>,
 ): Promise<PresentedItem[]> {
+  const { fields } = list;
+  const select = async () => {
+    const rows = await selectRows();
+    noteUnstoredRecords(list, rows);
+    return rows;
+  };
   const present = (rows: PageRow[], remembered = false) => {
     const write = itemWriter(fields, ctx.cipher, remembered);
     return rows.map((row) => ('json' in row ? new JsonText(row.json) : write(row)));

@@ -69,33 +69,84 @@ function jsonTextOf(fields: readonly StoredField[]): string {
   return pieces.join('\n  || ');
 }
 
-/** recordJson's expression, for the layout of the fields it was worked out for. */
-const written = new WeakMap<readonly StoredField[], { layout: number; json: SQL | null }>();
+/** recordJson's two forms, for the layout of the fields they were worked out for. */
+interface RecordJsonForms {
+  layout: number;
+  /** the stored JSON alone: NULL for a record not stored for this layout */
+  stored: SQL;
+  /** the stored JSON, else written now from the row */
+  written: SQL;
+  /** whether a page of this list came back with a record the stored form left to Node */
+  unstoredSeen: boolean;
+}
+
+const forms = new WeakMap<readonly StoredField[], RecordJsonForms | null>();
+
+function formsOf(list: { fields: readonly StoredField[]; layout: number }) {
+  let known = forms.get(list.fields);
+  if (known === undefined || (known !== null && known.layout !== list.layout)) {
+    const text = recordJsonText(list.fields);
+    const layout = Math.trunc(list.layout);
+    known =
+      text === undefined
+        ? null
+        : {
+            layout: list.layout,
+            stored: sql.raw(`case when record_layout = ${layout} then record_json end`),
+            written: sql.raw(
+              `case when record_layout = ${layout} then record_json else ${text} end`,
+            ),
+            unstoredSeen: false,
+          };
+    forms.set(list.fields, known);
+  }
+  return known ?? undefined;
+}
 
 /**
- * The record's JSON for lists whose records Postgres can write, else undefined: the JSON
- * stored with the record when it was written for this layout of the list (storedJson.ts),
- * else written now.
+ * The record's JSON for a page, for lists whose records Postgres can write, else undefined:
+ * the JSON stored with the record when it was written for this layout of the list
+ * (storedJson.ts); once a page of the list held a record without it, also written now for
+ * such records (noteUnstoredRecords).
+ *
+ * Why two forms: the writing expression is a few hundred nodes that Postgres parses, plans
+ * and readies on every execution of an unnamed statement even when no row takes it — at 100k
+ * records a combined filter's first-time read spent ~0.6 ms planning and ~0.35 ms readying it
+ * of ~2.5 ms in Postgres (docs/records.md, "Records written once"). A list whose records are
+ * all stored for its layout, as a list is until its fields change, never needs it; a list
+ * that does is answered rightly either way (Node writes what the stored form leaves) and is
+ * read with the writing form from its next page on.
  */
 export function recordJson(list: {
   fields: readonly StoredField[];
   layout: number;
 }): SQL | undefined {
-  let known = written.get(list.fields);
-  if (known?.layout !== list.layout) {
-    const text = recordJsonText(list.fields);
-    known = {
-      layout: list.layout,
-      json:
-        text === undefined
-          ? null
-          : sql.raw(
-              `case when record_layout = ${Math.trunc(list.layout)} then record_json else ${text} end`,
-            ),
-    };
-    written.set(list.fields, known);
-  }
-  return known.json ?? undefined;
+  const known = formsOf(list);
+  return known && (known.unstoredSeen ? known.written : known.stored);
+}
+
+/**
+ * recordJson's writing form whatever the list's pages held: for a read of many pages (the
+ * lists export), where one more expression to plan is little.
+ */
+export function writtenRecordJson(list: {
+  fields: readonly StoredField[];
+  layout: number;
+}): SQL | undefined {
+  return formsOf(list)?.written;
+}
+
+/**
+ * Tells recordJson that a page read with its stored form came back with records it left to
+ * Node (rows without `json`), so the list's next pages are read with the writing form.
+ */
+export function noteUnstoredRecords(
+  list: { fields: readonly StoredField[]; layout: number },
+  rows: readonly object[],
+): void {
+  const known = formsOf(list);
+  if (known && !known.unstoredSeen && rows.some((row) => !('json' in row)))
+    known.unstoredSeen = true;
 }
 
 const SLOT_LIST = sql.raw(SLOT_COLUMNS.join(', '));

@@ -9,7 +9,7 @@ import { itemQuery } from '../items/listRead.js';
 import type { ListsContext } from '../context.js';
 import { toPageRow, type StoredItemRow } from '../items/foundItem.js';
 import { presentItem } from '../items/listItemPresenter.js';
-import { recordColumns, recordJson, writtenRecords } from '../items/recordJson.js';
+import { recordColumns, writtenRecordJson, writtenRecords } from '../items/recordJson.js';
 
 /** Records fetched at a time. */
 const PAGE = 2000;
@@ -59,7 +59,7 @@ export async function exportItems(
 ): Promise<number> {
   const query = itemQuery(list, options);
   const where = compileWhere(query);
-  const record = options.asJson ? recordJson(list) : undefined;
+  const record = options.asJson ? writtenRecordJson(list) : undefined;
   return lists.db.transaction(
     async (tx) => {
       const db = tx as Database;
