@@ -109,7 +109,7 @@ describe("the read path's statements", () => {
   const HIDINGS: Hiding[] = ['none', 'bounds', 'all'];
 
   it('builds the pages and their WHERE as drizzle does', () => {
-    const record = recordJson({ fields: FIELDS, layout: 3 });
+    const record = recordJson({ id: 'list', fields: FIELDS, layout: 3 });
     for (const filters of FILTERS) {
       for (const hiding of HIDINGS) {
         const query: ItemQuery = {

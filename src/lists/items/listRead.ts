@@ -158,7 +158,7 @@ async function countFirstTime(
 /** A count, with the page where one scan serves both and the shape's last total is small. */
 async function countMaybeWithPage(
   ctx: ItemContext,
-  list: Pick<ListSchemaRow, 'fields' | 'layout'>,
+  list: Pick<ListSchemaRow, 'id' | 'fields' | 'layout'>,
   query: ItemQuery,
   target: ReadTarget,
   pageAt: PageAt | undefined,

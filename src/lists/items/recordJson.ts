@@ -5,6 +5,7 @@ import { SLOT_COLUMNS } from '../slots.js';
 import { SLOT_ARRAY_TEXT, slotArraySql } from './itemSlots.js';
 import { fieldTypeOf } from '../field-types/fieldTypeRegistry.js';
 import { planOf } from './listItemPresenter.js';
+import { BoundedMap } from '../../shared/boundedMap.js';
 
 /**
  * A page's records written as JSON by Postgres, byte for byte what itemWriter
@@ -76,8 +77,6 @@ interface RecordJsonForms {
   stored: SQL;
   /** the stored JSON, else written now from the row */
   written: SQL;
-  /** whether a page of this list came back with a record the stored form left to Node */
-  unstoredSeen: boolean;
 }
 
 const forms = new WeakMap<readonly StoredField[], RecordJsonForms | null>();
@@ -96,11 +95,24 @@ function formsOf(list: { fields: readonly StoredField[]; layout: number }) {
             written: sql.raw(
               `case when record_layout = ${layout} then record_json else ${text} end`,
             ),
-            unstoredSeen: false,
           };
     forms.set(list.fields, known);
   }
   return known ?? undefined;
+}
+
+/**
+ * The lists a page of which came back with records the stored form left to Node, each with
+ * the layout it was read in (noteUnstoredRecords). By list id, not by the list's row: most
+ * reads fetch the row afresh.
+ */
+const unstoredLayouts = new BoundedMap<string, number>(5000);
+
+/** A list as recordJson reads it. */
+export interface RecordJsonList {
+  id: string;
+  fields: readonly StoredField[];
+  layout: number;
 }
 
 /**
@@ -115,14 +127,12 @@ function formsOf(list: { fields: readonly StoredField[]; layout: number }) {
  * of ~2.5 ms in Postgres (docs/records.md, "Records written once"). A list whose records are
  * all stored for its layout, as a list is until its fields change, never needs it; a list
  * that does is answered rightly either way (Node writes what the stored form leaves) and is
- * read with the writing form from its next page on.
+ * read with the writing form from its next page on, for as long as this process remembers it
+ * (the last 5,000 such lists).
  */
-export function recordJson(list: {
-  fields: readonly StoredField[];
-  layout: number;
-}): SQL | undefined {
+export function recordJson(list: RecordJsonList): SQL | undefined {
   const known = formsOf(list);
-  return known && (known.unstoredSeen ? known.written : known.stored);
+  return known && (unstoredLayouts.get(list.id) === list.layout ? known.written : known.stored);
 }
 
 /**
@@ -140,13 +150,13 @@ export function writtenRecordJson(list: {
  * Tells recordJson that a page read with its stored form came back with records it left to
  * Node (rows without `json`), so the list's next pages are read with the writing form.
  */
-export function noteUnstoredRecords(
-  list: { fields: readonly StoredField[]; layout: number },
-  rows: readonly object[],
-): void {
-  const known = formsOf(list);
-  if (known && !known.unstoredSeen && rows.some((row) => !('json' in row)))
-    known.unstoredSeen = true;
+export function noteUnstoredRecords(list: RecordJsonList, rows: readonly object[]): void {
+  if (
+    formsOf(list) &&
+    unstoredLayouts.get(list.id) !== list.layout &&
+    rows.some((row) => !('json' in row))
+  )
+    unstoredLayouts.set(list.id, list.layout);
 }
 
 const SLOT_LIST = sql.raw(SLOT_COLUMNS.join(', '));
