@@ -99,12 +99,63 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
   '>=': (a, b) => a >= b,
 };
 
-function expected(stored: Stored[], slug: 'price' | 'day' | 'at', op: string, bound: string) {
+type Slug = 'price' | 'day' | 'at';
+
+/** Whether a record's value holds `slug op bound` (an empty field holds no range). */
+function holds(record: Stored, [slug, op, bound]: Range): boolean {
   const key = (v: number | string) => (slug === 'price' ? Number(v) : Date.parse(String(v)));
-  return stored.filter((r) => {
-    const v = r[slug];
-    return v !== null && COMPARE[op]!(key(v), key(bound));
-  }).length;
+  const v = record[slug];
+  return v !== null && COMPARE[op]!(key(v), key(bound));
+}
+
+function expected(stored: Stored[], slug: Slug, op: string, bound: string) {
+  return stored.filter((r) => holds(r, [slug, op, bound])).length;
+}
+
+/** A range condition: field, operator, bound. */
+type Range = [slug: Slug, op: string, bound: string];
+
+/** The total of two ranges combined, as getListItems answers it. */
+async function pairTotal(listId: string, a: Range, b: Range, app = t): Promise<number> {
+  const filters = { [a[0]]: `${a[1]},${a[2]}`, [b[0]]: `${b[1]},${b[2]}` };
+  const res = await api('getListItems', { schema_id: listId, filters, limit: 1 }, app);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.meta.total as number;
+}
+
+const expectedPair = (stored: Stored[], a: Range, b: Range) =>
+  stored.filter((r) => holds(r, a) && holds(r, b)).length;
+
+/** Far outside every value, on the side `op` holds: every record with a value matches. */
+const WIDE: Record<Slug, { below: string; above: string }> = {
+  price: { below: '1000000', above: '-1000000' },
+  day: { below: '2100-01-01', above: '1900-01-01' },
+  at: { below: '2100-01-01T00:00:00Z', above: '1900-01-01T00:00:00Z' },
+};
+
+let primes = 0;
+
+/**
+ * Reads the pair's shape with bounds that hold every record with both values, most of the
+ * list, so that the next pair of that shape is read from the band counts (PAIR_MIN_SHARE);
+ * each time a bound never read before, so the read is a first-time one.
+ */
+async function primePair(listId: string, a: Range, b: Range, app = t) {
+  primes++;
+  const wide = ([slug, op]: Range): Range => {
+    const below = op.startsWith('<');
+    const edge = WIDE[slug][below ? 'below' : 'above'];
+    // further out each time (a unit, a day, a second): still every value, never the same bound
+    const step = below ? primes : -primes;
+    const moved =
+      slug === 'price'
+        ? String(Number(edge) + step)
+        : slug === 'day'
+          ? new Date(Date.parse(edge) + step * 86_400_000).toISOString().slice(0, 10)
+          : new Date(Date.parse(edge) + step * 1000).toISOString();
+    return [slug, op, moved];
+  };
+  return pairTotal(listId, wide(a), wide(b), app);
 }
 
 const SLOTS = { price: 1, day: 4, at: 5 } as const;
@@ -196,6 +247,38 @@ async function expectExactTotals(listId: string) {
         if (want > 0 && want < stored.length) between++;
       }
   expect(between).toBeGreaterThan(40);
+  await expectExactPairs(listId, stored);
+}
+
+/**
+ * Two ranges combined, each read after its shape last held most of the list: the banded one's
+ * counts less the records its pair leaves out (bandCounts.ts), at every pair of operators.
+ */
+async function expectExactPairs(listId: string, stored: Stored[]) {
+  // each pair's fields and bounds, at every pair of operators
+  const bounds: [Slug, string, Slug, string][] = [
+    ['price', '-130', 'day', '2024-06-15'],
+    ['price', '120', 'day', '2024-02-29'],
+    ['day', '2024-02-29', 'at', '2024-05-05T12:30:00.001Z'],
+    ['at', '2024-12-31T23:59:59.999Z', 'price', '0'],
+  ];
+  const ops = Object.keys(COMPARE);
+  const pairs = bounds.flatMap(([s1, b1, s2, b2]) =>
+    ops.flatMap((o1) =>
+      ops.map((o2): [Range, Range] => [
+        [s1, o1, b1],
+        [s2, o2, b2],
+      ]),
+    ),
+  );
+  let between = 0;
+  for (const [a, b] of pairs) {
+    expect(await primePair(listId, a, b)).toBeGreaterThan(stored.length / 2);
+    const want = expectedPair(stored, a, b);
+    expect(await pairTotal(listId, a, b), `${a.join(' ')} and ${b.join(' ')}`).toBe(want);
+    if (want > 0 && want < stored.length) between++;
+  }
+  expect(between).toBeGreaterThan(40);
 }
 
 describe('counts per value band', () => {
@@ -247,6 +330,68 @@ describe('counts per value band', () => {
     );
     // and that count, half the list, sends the next one to the counts again
     expect(await total(list.id, 'price', '<', '0.3', gated)).toBe(fromCounts('0.3'));
+  });
+
+  it('total two ranges where their shape last held more than half the list, and only there', async () => {
+    const list = await listOf(150);
+    await countBands(list.id);
+    const stored = await records(list.id);
+    const price = (bound: string): Range => ['price', '<', bound];
+    const day = (bound: string): Range => ['day', '>=', bound];
+    const exact = (a: Range, b: Range) => expectedPair(stored, a, b);
+    // no last total of the shape yet: counted (before the counts are made one off)
+    expect(await pairTotal(list.id, price('0.5'), day('2024-03-01'), gated)).toBe(
+      exact(price('0.5'), day('2024-03-01')),
+    );
+    expect(exact(price('0.5'), day('2024-03-01'))).toBeLessThan(stored.length / 2);
+    await addOneToEveryCount(list.id);
+    // the shape's last total under half the list: counted, exactly
+    expect(await pairTotal(list.id, price('0.4'), day('2024-03-02'), gated)).toBe(
+      exact(price('0.4'), day('2024-03-02')),
+    );
+    // more than half: this read is still counted, and the next one reads the price's counts
+    const wide: [Range, Range] = [price('1000000'), day('1900-01-01')];
+    expect(await pairTotal(list.id, ...wide, gated)).toBe(exact(...wide));
+    expect(exact(...wide)).toBeGreaterThan(stored.length / 2);
+    expect(await pairTotal(list.id, price('0.3'), day('2024-03-03'), gated)).toBe(
+      exact(price('0.3'), day('2024-03-03')) + 1,
+    );
+    // whose total, under half, sends the next pair of the shape to counting again
+    expect(await pairTotal(list.id, price('0.2'), day('2024-03-04'), gated)).toBe(
+      exact(price('0.2'), day('2024-03-04')),
+    );
+  });
+
+  it("count a pair's records without a value for its second range only where the list may hold any", async () => {
+    const list = await createListViaApi(t.app, owner, FIELDS);
+    // every record with a day: the day's counts say so, and the empty days are not counted
+    const items = Array.from({ length: 120 }, (_, i) => ({ ...values(i), day: '2024-03-03' }));
+    await addItemsViaApi(t.app, owner, list.id, items);
+    await countBands(list.id);
+    const price: Range = ['price', '<', '0.5'];
+    const day: Range = ['day', '<', '2024-06-01'];
+    const exactNow = async (a: Range, b: Range) => {
+      await primePair(list.id, a, b);
+      return expectedPair(await records(list.id), a, b);
+    };
+    const before = await exactNow(price, day);
+    expect(await pairTotal(list.id, price, day)).toBe(before);
+    // one record more, in the price's range, without a day: the day's counts brought forward
+    // see a record more than they hold
+    const res = await api('addListItem', { schema_id: list.id, data: { price: -4000 } });
+    expect(res.status).toBe(201);
+    const price2: Range = ['price', '<', '0.6'];
+    const want = await exactNow(price2, day);
+    expect(await pairTotal(list.id, price2, day)).toBe(want);
+    // the day's counts one more: every record holds a day by them, so the empty one is not counted
+    await addOne(t.db, owner, list.id, {
+      table: 'list_band_counts',
+      column: 'cumulative',
+      slot: SLOTS.day,
+    });
+    const price3: Range = ['price', '<', '0.7'];
+    const read = await exactNow(price3, day);
+    expect(await pairTotal(list.id, price3, day)).toBe(read + 1);
   });
 
   it('stay exact under concurrent writers, and are taken again while they write', async () => {

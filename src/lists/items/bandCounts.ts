@@ -9,7 +9,8 @@ import {
   type RangeComparison,
 } from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
-import { advanceTotal, type AdvancedTotal, type TotalTarget } from './listTotals.js';
+import { advanceTotal, type AdvancedTotal, type Band, type TotalTarget } from './listTotals.js';
+import { outsidePair, type PairedRange } from './bandPairs.js';
 import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
 import type { Recounts } from './recounts.js';
@@ -28,27 +29,47 @@ import type { Recounts } from './recounts.js';
  *
  * So a first-time range reads the list's one row of band counts, the writes since it and one
  * band of the slot's index, where counting reads every match: about 90 bands a decade of
- * numbers, a day of dates. The counts are taken again, in the background, when a read found
+ * numbers, a day of dates.
+ *
+ * Two ranges combined, `a AND b` with `a` on a banded slot, where their shape last held more
+ * than half the list (keptCounts.ts, PAIR_MIN_SHARE): `a`'s total as above, less the records
+ * `a` holds that `b` does not (`b`'s complement, and no value for `b`), counted now. That count
+ * reads the smaller of `a`'s range and `b`'s complement in an index, at most the records the
+ * pair leaves out, where counting the pair reads at least the records it holds. The counts are taken again, in the background, when a read found
  * none or found them too far behind (recounts.ts); the writes never touch them.
  */
 
 /** The slots whose values are counted per band, by their number in list_band_counts.slot. */
 export const BANDED_SLOTS: Readonly<Record<string, number>> = { n1: 1, n2: 2, n3: 3, d1: 4, d2: 5 };
 
-/** A range a list's band counts can answer: its slot, and its comparison. */
+/**
+ * A range a list's band counts can answer: its slot, and its comparison; in a pair, the other
+ * range, whose complement is counted (`pairedWith`).
+ */
 interface BandedRange extends RangeComparison {
   slot: number;
   dated: boolean;
+  pairedWith?: PairedRange;
 }
 
-/** The one range of a query when the band counts can answer it, else undefined. */
-function bandedRange(query: ItemQuery, hiding: Hiding): BandedRange | undefined {
-  const [condition, ...more] = query.conditions;
-  if (!condition || more.length > 0 || hasLinks(query)) return undefined;
-  const slot = condition.field.slot ? BANDED_SLOTS[condition.field.slot] : undefined;
-  const range = slot === undefined ? undefined : rangeComparison(condition, hiding);
-  if (slot === undefined || !range) return undefined;
-  return { ...range, slot, dated: condition.kind === 'date' || condition.kind === 'datetime' };
+/**
+ * The query's range when the band counts can answer it, else undefined: its one condition, a
+ * range on a banded slot; or, where `pairs` allows, two such ranges, the first's counts
+ * answering and the second's complement counted (bandPairs.ts).
+ */
+function bandedRange(query: ItemQuery, hiding: Hiding, pairs: boolean): BandedRange | undefined {
+  const { conditions } = query;
+  if (hasLinks(query) || conditions.length === 0 || conditions.length > (pairs ? 2 : 1))
+    return undefined;
+  // each a range on a banded slot: the first's counts answer, the second's say its empty values
+  const ranges = conditions.map((c): BandedRange | undefined => {
+    const slot = c.field.slot ? BANDED_SLOTS[c.field.slot] : undefined;
+    const range = slot === undefined ? undefined : rangeComparison(c, hiding);
+    return range && { ...range, slot: slot!, dated: c.kind === 'date' || c.kind === 'datetime' };
+  });
+  const [range, pairedWith] = ranges;
+  if (!range || (ranges.length > 1 && !pairedWith)) return undefined;
+  return { ...range, ...(pairedWith ? { pairedWith } : {}) };
 }
 
 /** list_band_counts' arrays: the bands, and the running totals of their records */
@@ -65,12 +86,13 @@ function bandedAdvance(range: BandedRange, target: TotalTarget, hidden: boolean)
   const scope = listScope(target.ownerId, target.listId, hidden);
   // the band function applied inside the bound's hiding (RangeComparison.ofBound); applied to
   // the hidden bound, it ran as a function call per band compared (8.6 ms for 438 bands)
-  const band = sql`(select ${ofBound((operand) => bandOf(dated, operand))})`;
+  const boundBand = sql`(select ${ofBound((operand) => bandOf(dated, operand))})`;
   // a band's lowest value: a number band's name, a day's first second
-  const lowest = dated ? sql`to_timestamp(${band}::float8)` : band;
+  const lowest = dated ? sql`to_timestamp(${boundBand}::float8)` : boundBand;
   const below = op === '<' || op === '<=';
   // the bands under the bound's: those at or below it (a binary search), less its own if held
-  const under = sql`width_bucket(${band}, bands) - (bands[width_bucket(${band}, bands)] = ${band})::int`;
+  const under = sql`width_bucket(${boundBand}, bands)
+    - (bands[width_bucket(${boundBand}, bands)] = ${boundBand})::int`;
   const belowTotal = sql`coalesce(cumulative[${under}], 0)`;
   const total = below
     ? belowTotal
@@ -81,23 +103,26 @@ function bandedAdvance(range: BandedRange, target: TotalTarget, hidden: boolean)
   // the bound's own band up to the bound: added below it, left out above it
   const upTo = below ? op : COMPLEMENT[op];
   const inBand = sql`${scope} and ${column} >= ${lowest} and ${column} ${sql.raw(upTo)} ${bound}`;
-  const band2 = below ? { plus: inBand, minus: sql`false` } : { plus: sql`false`, minus: inBand };
-  return { target: { ...target, where }, from: { kept }, band: band2 };
+  const band: Band = below ? { plus: [inBand], minus: [] } : { plus: [], minus: [inBand] };
+  if (range.pairedWith) band.minus.push(...outsidePair(target, range, range.pairedWith));
+  return { target: { ...target, where }, from: { kept }, band };
 }
 
 /**
- * A range's total from the list's band counts, or undefined where they cannot answer (not one
- * range on a banded slot, no counts yet, a field change since, too many writes since): the
- * caller counts then, and `recounts` takes the counts again meanwhile (recounts.ts).
+ * A range's total from the list's band counts — or, where `pairs` allows, two ranges' — or
+ * undefined where they cannot answer (no range on a banded slot, no counts yet, a field change
+ * since, too many writes since): the caller counts then, and `recounts` takes the counts again
+ * meanwhile (recounts.ts).
  */
 export function bandTotal(
   db: Database,
   recounts: Recounts,
   target: TotalTarget,
   query: ItemQuery,
+  pairs = false,
 ): Promise<AdvancedTotal | undefined> | undefined {
   const hiding = target.hiding ?? 'none';
-  const range = bandedRange(query, hiding);
+  const range = bandedRange(query, hiding, pairs);
   if (!range) return undefined;
   const { ownerId, listId } = query;
   const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');

@@ -49,8 +49,10 @@ export class KeptCounts {
     if (records < minRecords || (last && last.total < minMatches)) return undefined;
     // a range's counts still count the bound's own band: not for a small share (KEPT_MIN_SHARE)
     const bands = !(last && last.total < last.records * minShare);
+    // a pair of ranges: where its shape last matched more than half the list (PAIR_MIN_SHARE)
+    const pairs = last !== undefined && last.total > last.records * PAIR_MIN_SHARE;
     return (
-      (bands ? await bandTotal(this.db, this.bands, target, query) : undefined) ??
+      (bands ? await bandTotal(this.db, this.bands, target, query, pairs) : undefined) ??
       (await valueTotal(this.db, this.values, target, query))
     );
   }
@@ -103,6 +105,16 @@ export const KEPT_MIN_MATCHES = 8_000;
  * (docs/records.md, "Counts per value band"). It binds on lists past 1.6M records.
  */
 export const KEPT_MIN_SHARE = 0.005;
+
+/**
+ * Two ranges (`a AND b`, `a` on a banded slot) whose shape last matched more than this share of
+ * the list are totalled as `a`'s band counts less the records `a` holds and `b` does not
+ * (bandCounts.ts). A count of the pair reads the smaller of the two ranges' index entries, at
+ * least as many as the pair holds; this reads the smaller of `a`'s and `b`'s complement's, at
+ * most the records the pair leaves out: fewer wherever the pair holds more than half the list.
+ * Below that the count is as cheap or cheaper, so it counts.
+ */
+export const PAIR_MIN_SHARE = 0.5;
 
 /** The options with their defaults where unset. */
 function keptCountOptions(options: Partial<KeptCountOptions> = {}): KeptCountOptions {

@@ -157,12 +157,13 @@ export interface KeptTotal {
 }
 
 /**
- * Two more counts in the advance's snapshot, added to and taken from its total: how a
- * neighbour's total becomes another bound's (rangeNeighbours.ts).
+ * More counts in the advance's snapshot, each a WHERE on the list's records, added to and
+ * taken from its total: how a neighbour's total becomes another bound's (rangeNeighbours.ts),
+ * and the band counts' total a range's or a pair of ranges' (bandCounts.ts).
  */
 export interface Band {
-  plus: SQL;
-  minus: SQL;
+  plus: SQL[];
+  minus: SQL[];
 }
 
 /** An advanced total, with the list's record count and the total it was advanced from. */
@@ -217,12 +218,7 @@ export async function advanceTotal(
           (select count(*) from firsts f,
               jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
             where f.type <> ${CREATED} and ${where}) as matching_before,
-          ${
-            band
-              ? sql`(select count(*) from ${recordsFrom(target)} where ${band.plus})
-                  - (select count(*) from ${recordsFrom(target)} where ${band.minus})`
-              : sql`0`
-          } as band
+          ${bandSql(target, band)} as band
         from base b, ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
@@ -241,4 +237,14 @@ export async function advanceTotal(
     events: Number(row.events),
     touched: Number(row.matching_now) + Number(row.matching_before) > 0,
   };
+}
+
+/** A Band's counts as one SQL sum (0 without one): each count a subquery of its own. */
+function bandSql(target: TotalTarget, band: Band | undefined): SQL {
+  const count = (where: SQL) => sql`(select count(*) from ${recordsFrom(target)} where ${where})`;
+  const terms = [
+    ...(band?.plus ?? []).map((where) => sql`+ ${count(where)}`),
+    ...(band?.minus ?? []).map((where) => sql`- ${count(where)}`),
+  ];
+  return sql`(0 ${sql.join(terms, sql` `)})`;
 }

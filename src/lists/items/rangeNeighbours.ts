@@ -185,7 +185,7 @@ export class RangeNeighbours {
 export function neighbourSql(n: Neighbour, hiding: Hiding) {
   return {
     where: compileWhere(n.query, hiding),
-    plus: compileWhere(n.plus, hiding),
-    minus: compileWhere(n.minus, hiding),
+    plus: [compileWhere(n.plus, hiding)],
+    minus: [compileWhere(n.minus, hiding)],
   };
 }
