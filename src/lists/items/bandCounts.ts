@@ -2,15 +2,10 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Database } from '../../infra/db/client.js';
 import { listBandCounts } from '../../infra/db/schema/listBandCounts.js';
 import { listItems } from '../../infra/db/schema/listItems.js';
-import {
-  COMPLEMENT,
-  rangeComparison,
-  type Hiding,
-  type RangeComparison,
-} from '../filters/compile.js';
+import { COMPLEMENT, rangeComparison, type Hiding } from '../filters/compile.js';
 import { hasLinks, type ItemQuery } from '../filters/query.js';
 import { advanceTotal, type AdvancedTotal, type Band, type TotalTarget } from './listTotals.js';
-import { outsidePair, type PairedRange } from './bandPairs.js';
+import { outsidePair, type SlotRange } from './bandPairs.js';
 import { advanceKeptCounts, countKeptCounts } from './keptCountStatements.js';
 import { listScope } from './listScope.js';
 import type { Recounts } from './recounts.js';
@@ -46,10 +41,8 @@ export const BANDED_SLOTS: Readonly<Record<string, number>> = { n1: 1, n2: 2, n3
  * A range a list's band counts can answer: its slot, and its comparison; in a pair, the other
  * range, whose complement is counted (`pairedWith`).
  */
-interface BandedRange extends RangeComparison {
-  slot: number;
-  dated: boolean;
-  pairedWith?: PairedRange;
+interface BandedRange extends SlotRange {
+  pairedWith?: SlotRange;
 }
 
 /**
@@ -104,7 +97,11 @@ function bandedAdvance(range: BandedRange, target: TotalTarget, hidden: boolean)
   const upTo = below ? op : COMPLEMENT[op];
   const inBand = sql`${scope} and ${column} >= ${lowest} and ${column} ${sql.raw(upTo)} ${bound}`;
   const band: Band = below ? { plus: [inBand], minus: [] } : { plus: [], minus: [inBand] };
-  if (range.pairedWith) band.minus.push(...outsidePair(target, range, range.pairedWith));
+  if (range.pairedWith) {
+    const { minus, holds } = outsidePair(target, range, range.pairedWith);
+    band.minus.push(minus);
+    band.holds = holds;
+  }
   return { target: { ...target, where }, from: { kept }, band };
 }
 
@@ -126,14 +123,26 @@ export function bandTotal(
   if (!range) return undefined;
   const { ownerId, listId } = query;
   const { target: whole, from, band } = bandedAdvance(range, target, hiding === 'all');
-  return recounts.read(`${listId}:${range.slot}`, () => advanceTotal(whole, from, band), {
-    advance: () => advanceBands(db, ownerId, listId, range),
-    count: () => countBands(db, ownerId, listId, range),
+  // a pair answers where both slots' counts are usable: its recount brings both forward
+  const { pairedWith } = range;
+  const slots = pairedWith ? [range, pairedWith] : [range];
+  const key = [listId, ...slots.map((s) => s.slot)].join(':');
+  // the slots whose counts could not be brought forward: counted again
+  let behind: SlotRange[] = [];
+  return recounts.read(key, () => advanceTotal(whole, from, band), {
+    advance: async () => {
+      behind = [];
+      for (const s of slots) if (!(await advanceBands(db, ownerId, listId, s))) behind.push(s);
+      return behind.length === 0;
+    },
+    count: async () => {
+      for (const s of behind) await countBands(db, ownerId, listId, s);
+    },
   });
 }
 
 /** Counts the slot's records per band (countKeptCounts). */
-function countBands(db: Database, ownerId: number, listId: string, range: BandedRange) {
+function countBands(db: Database, ownerId: number, listId: string, range: SlotRange) {
   const column = range.column;
   return countKeptCounts(db, {
     table: listBandCounts,
@@ -155,7 +164,7 @@ function advanceBands(
   db: Database,
   ownerId: number,
   listId: string,
-  range: BandedRange,
+  range: SlotRange,
 ): Promise<boolean> {
   return advanceKeptCounts(db, {
     table: listBandCounts,

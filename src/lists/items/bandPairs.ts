@@ -11,32 +11,36 @@ import { listScope } from './listScope.js';
  * Two ranges combined, `a AND b`, totalled from `a`'s band counts (bandCounts.ts): `a`'s total
  * less the records `a` holds that `b` does not. Those are the records on the other side of
  * `b`'s bound, one range of `b`'s index, and the records with no value for `b` (a comparison
- * with no value is not true), which no index of `b` holds: its indexes leave empty values out.
- * Counting those reads every entry of `a`'s range, the very count the pair avoids; so they
- * are counted only where the list may hold any — `b`'s own band counts, brought forward to
- * the statement's snapshot, say exactly whether every record of the list holds a value.
+ * with no value is not true), which no index of `b` holds: its indexes leave empty values out,
+ * so counting them reads every entry of `a`'s range, the very count the pair avoids. So the
+ * counts answer only where the list holds no empty `b` — `b`'s own band counts, brought
+ * forward to the statement's snapshot, say so exactly — and elsewhere the pair is counted.
  */
 
-/** A range the band counts' pair leaves out: its comparison and its slot's band counts. */
-export interface PairedRange extends RangeComparison {
+/** A range on a slot whose values are counted per band: its comparison and its slot. */
+export interface SlotRange extends RangeComparison {
   /** the slot's number in list_band_counts.slot */
   slot: number;
+  /** a date's slot, banded by day */
+  dated: boolean;
 }
 
 /**
- * The counts to take from `a`'s total: the records `a` holds on the other side of `pair`'s
- * bound, and those with no value for it where the list may hold any. Each a WHERE on the
- * list's records (listTotals.ts, Band).
+ * What to take from `a`'s total (a WHERE on the list's records: listTotals.ts, Band) — the
+ * records `a` holds on the other side of `pair`'s bound — and the condition under which that
+ * is all: every record holds a value for `pair`.
  */
-export function outsidePair(target: TotalTarget, a: RangeComparison, pair: PairedRange): SQL[] {
+export function outsidePair(
+  target: TotalTarget,
+  a: RangeComparison,
+  pair: SlotRange,
+): { minus: SQL; holds: SQL } {
   const scope = listScope(target.ownerId, target.listId);
-  const held = sql`${scope} and ${a.column} ${sql.raw(a.op)} ${a.bound}`;
-  // an `or` of the two had Postgres read both through the heap: two counts, one index range each
-  return [
-    sql`${held} and ${pair.column} ${sql.raw(COMPLEMENT[pair.op])} ${pair.bound}`,
-    // a condition without the records' columns: Postgres tests it once, before any scan
-    sql`not coalesce(${everyRecordHolds(target, pair)}, false) and ${held} and ${pair.column} is null`,
-  ];
+  const other = sql`${pair.column} ${sql.raw(COMPLEMENT[pair.op])} ${pair.bound}`;
+  return {
+    minus: sql`${scope} and ${a.column} ${sql.raw(a.op)} ${a.bound} and ${other}`,
+    holds: sql`coalesce(${everyRecordHolds(target, pair)}, false)`,
+  };
 }
 
 /**
@@ -45,7 +49,7 @@ export function outsidePair(target: TotalTarget, a: RangeComparison, pair: Paire
  * writes since exactly as a total is (listTotals.ts, advanceTotal), against the list's record
  * count in the same snapshot. Null where the counts cannot say (none, or not advanceable).
  */
-function everyRecordHolds(target: TotalTarget, { slot, column }: PairedRange): SQL {
+function everyRecordHolds(target: TotalTarget, { slot, column }: SlotRange): SQL {
   const { ownerId, listId } = target;
   const scope = listScope(ownerId, listId);
   const since = sql`(select since from kept)`;

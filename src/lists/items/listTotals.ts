@@ -164,6 +164,12 @@ export interface KeptTotal {
 export interface Band {
   plus: SQL[];
   minus: SQL[];
+  /**
+   * a condition without the records' columns under which alone the counts answer (a pair's
+   * second range without empty values, bandPairs.ts): where it does not hold, the total is
+   * left to a count, and the band's counts are not run
+   */
+  holds?: SQL;
 }
 
 /** An advanced total, with the list's record count and the total it was advanced from. */
@@ -205,6 +211,9 @@ export async function advanceTotal(
       : sql`select ${from.snapshot}::pg_snapshot as since, ${from.version}::bigint as version,
           ${from.layout}::int as layout, ${from.total}::bigint as total`;
   const since = sql`(select since from base)`;
+  const usable = band?.holds
+    ? sql`(${advanceable(since, 'b', 'l')} and ${band.holds})`
+    : advanceable(since, 'b', 'l');
   const [row] = await queryRowsNamedIf<AdvanceRow>(
     isNamed(target),
     db,
@@ -212,13 +221,13 @@ export async function advanceTotal(
         ${unseenChanges(ownerId, listId, since)}
         select b.total as base_total, l.version, l.layout, l.item_count,
           pg_current_snapshot()::text as snapshot, (select count(*) from ev) as events,
-          ${advanceable(since, 'b', 'l')} as usable,
+          ${usable} as usable,
           (select count(*) from ${recordsFrom(target)}
             where ${where} and id in (select item_id from firsts)) as matching_now,
           (select count(*) from firsts f,
               jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
             where f.type <> ${CREATED} and ${where}) as matching_before,
-          ${bandSql(target, band)} as band
+          case when ${usable} then ${bandSql(target, band)} end as band
         from base b, ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
