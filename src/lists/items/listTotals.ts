@@ -227,7 +227,7 @@ export async function advanceTotal(
           (select count(*) from firsts f,
               jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
             where f.type <> ${CREATED} and ${where}) as matching_before,
-          case when ${usable} then ${bandSql(target, band)} end as band
+          ${band ? sql`case when ${usable} then ${bandSql(target, band)} end` : sql`0`} as band
         from base b, ${listSchemas} l
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
@@ -248,12 +248,12 @@ export async function advanceTotal(
   };
 }
 
-/** A Band's counts as one SQL sum (0 without one): each count a subquery of its own. */
-function bandSql(target: TotalTarget, band: Band | undefined): SQL {
+/** A Band's counts as one SQL sum: each count a subquery of its own. */
+function bandSql(target: TotalTarget, band: Band): SQL {
   const count = (where: SQL) => sql`(select count(*) from ${recordsFrom(target)} where ${where})`;
   const terms = [
-    ...(band?.plus ?? []).map((where) => sql`+ ${count(where)}`),
-    ...(band?.minus ?? []).map((where) => sql`- ${count(where)}`),
+    ...band.plus.map((where) => sql`+ ${count(where)}`),
+    ...band.minus.map((where) => sql`- ${count(where)}`),
   ];
   return sql`(0 ${sql.join(terms, sql` `)})`;
 }
