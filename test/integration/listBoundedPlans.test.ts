@@ -340,3 +340,74 @@ describe('a walked page kept for its list', () => {
     expect(plan).not.toMatch(/Sort Key/);
   });
 });
+
+describe('a pair of ranges totalled from the band counts', () => {
+  it('reads only the list, its counts and its changes (bandPairs.ts)', async () => {
+    // a server whose reads take the list's band counts whatever its size (keptCounts.ts)
+    const kept = await startTestApp({
+      database: t.database,
+      redis: false,
+      env: { LIST_CACHE_ROWS: '0' },
+      keptCounts: { minRecords: 0, minMatches: 0, minShare: 0 },
+    });
+    try {
+      const read = async (filters: Record<string, string>) => {
+        const res = await call(
+          kept.app,
+          'getListItems',
+          { schema_id: list.id, filters, order_by: 'price,asc', limit: 50 },
+          { key: owner.apiKey },
+        );
+        expect(res.status).toBe(200);
+        return res.body.meta.total as number;
+      };
+      // a single range on each takes its slot's counts, in the background
+      await read({ score: '<,400' });
+      await read({ day: '<,2024-06-01' });
+      const slots = async () =>
+        (
+          await admin.query<{ slot: number }>(
+            `select slot from list_band_counts
+             where owner_id = $1 and list_key = hashtextextended($2, 0) order by slot`,
+            [owner.accountId, list.id],
+          )
+        ).rows.map((r) => r.slot);
+      for (let i = 0; (await slots()).length < 2; i++) {
+        expect(i).toBeLessThan(400);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      // counted first (81 % of the list: its shape's last total), then from the counts
+      const pair = (score: number) => ({ score: `>,${score}`, day: '>=,2024-03-01' });
+      const counted = await read(pair(100));
+      expect(counted).toBeGreaterThan(5_000);
+      sent.length = 0;
+      const total = await read(pair(101));
+      const statements = [...sent];
+      const fromCounts = statements.find((s) => /list_band_counts/.test(s.text));
+      expect(fromCounts, 'the total read from the band counts').toBeDefined();
+      const [{ n }] = (
+        await admin.query<{ n: string }>(
+          `select count(*) as n from list_items where owner_id = $1
+             and list_key = hashtextextended($2, 0) and n1 > 101 and d1 >= '2024-03-01'`,
+          [owner.accountId, list.id],
+        )
+      ).rows as [{ n: string }];
+      expect(total).toBe(Number(n));
+      const { rows } = await admin.query<{ 'QUERY PLAN': string }>(
+        `explain ${fromCounts!.text}`,
+        fromCounts!.values,
+      );
+      const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(plan).not.toMatch(/Seq Scan on list_items/);
+      const scans = scansOf(plan);
+      // the band, the records the pair leaves out, and the records the writes since touched
+      expect(scans.length).toBeGreaterThanOrEqual(2);
+      for (const scan of scans)
+        expect(scan, plan).toMatch(
+          /(Index Cond|Recheck Cond): \(\(owner_id = .*list_key = |list_items_pkey\S* .*\n.*Index Cond: \(\(id = /,
+        );
+    } finally {
+      await kept.close();
+    }
+  });
+});
