@@ -145,6 +145,14 @@ function scansOf(plan: string): string[] {
   return scans;
 }
 
+/** Each scan a range of the list's own entries, or a primary-key probe of one record. */
+function expectBoundedScans(plan: string, scans: string[]) {
+  for (const scan of scans)
+    expect(scan, plan).toMatch(
+      /(Index Cond|Recheck Cond): \(\(owner_id = .*list_key = |list_items_pkey\S* .*\n.*Index Cond: \(\(id = /,
+    );
+}
+
 const SHAPES: [string, Record<string, string>, string][] = [
   ['one equality (0.1 %)', { city: 'c10' }, 'score,asc'],
   ['one range (50 %)', { score: '<,500' }, 'day,desc'],
@@ -164,11 +172,7 @@ describe('getListItems reads only the list it is asked about', () => {
       expect(plan).not.toMatch(/Seq Scan on list_items/);
       const scans = scansOf(plan);
       expect(scans.length).toBeGreaterThan(0);
-      // either a range of the list's own entries, or a primary-key probe of a page's record
-      for (const scan of scans)
-        expect(scan, plan).toMatch(
-          /(Index Cond|Recheck Cond): \(\(owner_id = .*list_key = |list_items_pkey\S* .*\n.*Index Cond: \(\(id = /,
-        );
+      expectBoundedScans(plan, scans);
     }
   });
 
@@ -184,10 +188,7 @@ describe('getListItems reads only the list it is asked about', () => {
       expect(plans.length).toBe(process.env.TEST_PGBOUNCER_PORT ? 0 : expected);
       for (const plan of plans) {
         expect(plan).not.toMatch(/Seq Scan on list_items/);
-        for (const scan of scansOf(plan))
-          expect(scan, plan).toMatch(
-            /(Index Cond|Recheck Cond): \(\(owner_id = .*list_key = |list_items_pkey\S* .*\n.*Index Cond: \(\(id = /,
-          );
+        expectBoundedScans(plan, scansOf(plan));
       }
     },
   );
@@ -402,10 +403,7 @@ describe('a pair of ranges totalled from the band counts', () => {
       const scans = scansOf(plan);
       // the band, the records the pair leaves out, and the records the writes since touched
       expect(scans.length).toBeGreaterThanOrEqual(2);
-      for (const scan of scans)
-        expect(scan, plan).toMatch(
-          /(Index Cond|Recheck Cond): \(\(owner_id = .*list_key = |list_items_pkey\S* .*\n.*Index Cond: \(\(id = /,
-        );
+      expectBoundedScans(plan, scans);
     } finally {
       await kept.close();
     }
