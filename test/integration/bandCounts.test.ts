@@ -385,6 +385,22 @@ describe('counts per value band', () => {
     await expectExactPairs(gaps.id);
   });
 
+  it('are taken for both ranges of a pair on a list read only by pairs', async () => {
+    const list = await listOf(150, filled);
+    const price = (bound: string): Range => ['price', '>=', bound];
+    const day: Range = ['day', '<', '2100-01-01'];
+    // counted: no last total of the shape; then refused (no counts yet), which takes both
+    expect(await pairTotal(list.id, price('-6000'), day)).toBe(150);
+    expect(await pairTotal(list.id, price('-6001'), day)).toBe(150);
+    await waitForCounts(list.id, SLOTS.price);
+    await waitForCounts(list.id, SLOTS.day);
+    await addOneToEveryCount(list.id);
+    // a server that found the counts missing tries them again once their recount ends
+    await expect
+      .poll(async () => pairTotal(list.id, price(String(-6002 - reads++)), day), { timeout: 5000 })
+      .toBe(151);
+  });
+
   it('total two ranges exactly under concurrent writers', async () => {
     const list = await listOf(60, filled);
     await countBands(list.id);
