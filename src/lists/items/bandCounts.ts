@@ -26,12 +26,15 @@ import type { Recounts } from './recounts.js';
  * band of the slot's index, where counting reads every match: about 90 bands a decade of
  * numbers, a day of dates.
  *
- * Two ranges combined, `a AND b` with `a` on a banded slot, where their shape last held more
- * than half the list (keptCounts.ts, PAIR_MIN_SHARE): `a`'s total as above, less the records
- * `a` holds that `b` does not (`b`'s complement, and no value for `b`), counted now. That count
- * reads the smaller of `a`'s range and `b`'s complement in an index, at most the records the
- * pair leaves out, where counting the pair reads at least the records it holds. The counts are taken again, in the background, when a read found
- * none or found them too far behind (recounts.ts); the writes never touch them.
+ * Two ranges combined, `a AND b`, both on banded slots, where their shape last held more than
+ * half the list (keptCounts.ts, PAIR_MIN_SHARE): `a`'s total as above, less the records `a`
+ * holds on the other side of `b`'s bound, counted now — where no record lacks a value for `b`
+ * (bandPairs.ts). That count reads the smaller of `a`'s range and `b`'s complement in an
+ * index, at most the records the pair leaves out, where counting the pair reads at least the
+ * records it holds.
+ *
+ * The counts are taken again, in the background, when a read found none or found them too far
+ * behind (recounts.ts); the writes never touch them.
  */
 
 /** The slots whose values are counted per band, by their number in list_band_counts.slot. */

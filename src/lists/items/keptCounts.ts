@@ -107,9 +107,9 @@ export const KEPT_MIN_MATCHES = 8_000;
 export const KEPT_MIN_SHARE = 0.005;
 
 /**
- * Two ranges (`a AND b`, `a` on a banded slot) whose shape last matched more than this share of
+ * Two ranges (`a AND b`, both on banded slots) whose shape last matched more than this share of
  * the list are totalled as `a`'s band counts less the records `a` holds and `b` does not
- * (bandCounts.ts). A count of the pair reads the smaller of the two ranges' index entries, at
+ * (bandPairs.ts). A count of the pair reads the smaller of the two ranges' index entries, at
  * least as many as the pair holds; this reads the smaller of `a`'s and `b`'s complement's, at
  * most the records the pair leaves out: fewer wherever the pair holds more than half the list.
  * Below that the count is as cheap or cheaper, so it counts.
