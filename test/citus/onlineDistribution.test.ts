@@ -14,7 +14,7 @@ import {
   keepWriting,
   singleNodeDatabase,
 } from './singleNodeDatabases.js';
-import { oneShardCopyAtATime } from './shardPlacement.js';
+import { oneShardCopyAtATime, PLACEMENT_TIMEOUT } from './shardPlacement.js';
 
 /**
  * The placement step, in both CITUS_DISTRIBUTION modes, on a database that already holds data
@@ -132,63 +132,67 @@ describe('placing an existing database on Citus', () => {
         await c.end();
       }
     },
-    300_000,
+    PLACEMENT_TIMEOUT,
   );
 
-  it('online, killed midway: the next start puts back the foreign keys it had dropped', async () => {
-    await ensureBuilt();
-    const url = await singleNodeDatabase(`lk_place_${randomBytes(4).toString('hex')}`);
-    const c = new pg.Client({ connectionString: url });
-    await c.connect();
-    try {
-      await seed(c);
-      const keysBefore = await foreignKeys(c);
-      expect(keysBefore.length).toBeGreaterThan(0);
-      await joinCluster(c);
-      // The kill must land before any concurrent copy starts: killed inside one, its backend
-      // goes on without a client, holding a logical replication slot the next start then
-      // waits behind (seen in CI: the test's 300 s ran out). So the placement is held at the
-      // last reference table (`change_feed_state`, no foreign keys, placed before every
-      // distributed table) by a write lock of the test's, taken before it starts and let go
-      // after the kill.
-      const holder = new pg.Client({ connectionString: url });
-      await holder.connect();
-      await holder.query('begin');
-      await holder.query('update change_feed_state set purged_seq = purged_seq');
-      await oneShardCopyAtATime(async () => {
-        // `npm run migrate` with the online placement, killed once it has dropped the keys
-        const child = spawn(process.execPath, [path.join(ROOT, 'dist/migrateMain.js')], {
-          cwd: ROOT,
-          env: childEnv({
-            DATABASE_URL: url,
-            ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
-            CITUS_DISTRIBUTION: 'online',
-            LOG_LEVEL: 'warn',
-          }),
-        });
-        const exited = new Promise((resolve) => child.on('exit', resolve));
-        await waitFor(
-          async () => (await foreignKeys(c)).length === 0,
-          'the placement to drop the foreign keys',
-          60_000,
-        );
-        child.kill('SIGKILL');
-        await exited;
-        await holder.query('rollback');
-        await holder.end();
-        const { rows: distributed } = await c.query<{ n: string }>(
-          `select count(*) as n from citus_tables where citus_table_type = 'distributed'`,
-        );
-        // killed before it was done: not every table placed
-        expect(Number(distributed[0]!.n)).toBeLessThan(Object.keys(DISTRIBUTED_TABLES).length);
+  it(
+    'online, killed midway: the next start puts back the foreign keys it had dropped',
+    async () => {
+      await ensureBuilt();
+      const url = await singleNodeDatabase(`lk_place_${randomBytes(4).toString('hex')}`);
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      try {
+        await seed(c);
+        const keysBefore = await foreignKeys(c);
+        expect(keysBefore.length).toBeGreaterThan(0);
+        await joinCluster(c);
+        // The kill must land before any concurrent copy starts: killed inside one, its backend
+        // goes on without a client, holding a logical replication slot the next start then
+        // waits behind (seen in CI: the test's 300 s ran out). So the placement is held at the
+        // last reference table (`change_feed_state`, no foreign keys, placed before every
+        // distributed table) by a write lock of the test's, taken before it starts and let go
+        // after the kill.
+        const holder = new pg.Client({ connectionString: url });
+        await holder.connect();
+        await holder.query('begin');
+        await holder.query('update change_feed_state set purged_seq = purged_seq');
+        await oneShardCopyAtATime(async () => {
+          // `npm run migrate` with the online placement, killed once it has dropped the keys
+          const child = spawn(process.execPath, [path.join(ROOT, 'dist/migrateMain.js')], {
+            cwd: ROOT,
+            env: childEnv({
+              DATABASE_URL: url,
+              ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+              CITUS_DISTRIBUTION: 'online',
+              LOG_LEVEL: 'warn',
+            }),
+          });
+          const exited = new Promise((resolve) => child.on('exit', resolve));
+          await waitFor(
+            async () => (await foreignKeys(c)).length === 0,
+            'the placement to drop the foreign keys',
+            60_000,
+          );
+          child.kill('SIGKILL');
+          await exited;
+          await holder.query('rollback');
+          await holder.end();
+          const { rows: distributed } = await c.query<{ n: string }>(
+            `select count(*) as n from citus_tables where citus_table_type = 'distributed'`,
+          );
+          // killed before it was done: not every table placed
+          expect(Number(distributed[0]!.n)).toBeLessThan(Object.keys(DISTRIBUTED_TABLES).length);
 
-        await migratePostgres(url, migrationsFolder, { citusDistribution: 'online' });
-      });
-      expect(await foreignKeys(c)).toEqual(keysBefore.map((k) => ({ ...k, convalidated: true })));
-      const { rows: left } = await c.query('select * from drizzle.citus_dropped_foreign_keys');
-      expect(left).toEqual([]);
-    } finally {
-      await c.end();
-    }
-  }, 300_000);
+          await migratePostgres(url, migrationsFolder, { citusDistribution: 'online' });
+        });
+        expect(await foreignKeys(c)).toEqual(keysBefore.map((k) => ({ ...k, convalidated: true })));
+        const { rows: left } = await c.query('select * from drizzle.citus_dropped_foreign_keys');
+        expect(left).toEqual([]);
+      } finally {
+        await c.end();
+      }
+    },
+    PLACEMENT_TIMEOUT,
+  );
 });

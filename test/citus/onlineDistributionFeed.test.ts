@@ -8,7 +8,7 @@ import {
   keepWriting,
   singleNodeDatabase,
 } from './singleNodeDatabases.js';
-import { oneShardCopyAtATime } from './shardPlacement.js';
+import { oneShardCopyAtATime, PLACEMENT_TIMEOUT } from './shardPlacement.js';
 
 /**
  * The change feed's `seq` through the online placement (run only with TEST_CITUS_URL,
@@ -75,52 +75,60 @@ async function placeWhileWriting(
 }
 
 describe('the change feed placed online', () => {
-  it('keeps its sequence: no feed write made during the placement takes a seq already used', async () => {
-    await placeWhileWriting(
-      async (c) => {
-        await c.query(
-          `insert into changes (account_id, type) select 1, 'list_item_added'
+  it(
+    'keeps its sequence: no feed write made during the placement takes a seq already used',
+    async () => {
+      await placeWhileWriting(
+        async (c) => {
+          await c.query(
+            `insert into changes (account_id, type) select 1, 'list_item_added'
            from generate_series(1, $1::int)`,
-          [FEED_ROWS],
-        );
-        await c.query('select setval($1, $2)', ['changes_seq_seq', FEED_AT]);
-        await joinCluster(c);
-      },
-      async (c, written) => {
-        // the coordinator's copy went on from where it stood, not from 1
-        expect(await sequenceAt(c)).toBeGreaterThan(FEED_AT);
-        const { rows } = await c.query<{ n: string; low: string }>(
-          `select count(*) as n, count(*) filter (where seq <= $1) as low from changes`,
-          [FEED_ROWS],
-        );
-        expect(Number(rows[0]!.n)).toBe(FEED_ROWS + written);
-        expect(Number(rows[0]!.low)).toBe(FEED_ROWS);
-      },
-    );
-  }, 300_000);
+            [FEED_ROWS],
+          );
+          await c.query('select setval($1, $2)', ['changes_seq_seq', FEED_AT]);
+          await joinCluster(c);
+        },
+        async (c, written) => {
+          // the coordinator's copy went on from where it stood, not from 1
+          expect(await sequenceAt(c)).toBeGreaterThan(FEED_AT);
+          const { rows } = await c.query<{ n: string; low: string }>(
+            `select count(*) as n, count(*) filter (where seq <= $1) as low from changes`,
+            [FEED_ROWS],
+          );
+          expect(Number(rows[0]!.n)).toBe(FEED_ROWS + written);
+          expect(Number(rows[0]!.low)).toBe(FEED_ROWS);
+        },
+      );
+    },
+    PLACEMENT_TIMEOUT,
+  );
 
-  it('resumes a placement stopped after Citus restarted the sequence: seq goes on past every one handed out', async () => {
-    await placeWhileWriting(
-      async (c) => {
-        // rows 1..FEED_ROWS purged (the purge mark says so), ten rows left far on
-        await c.query('select setval($1, $2)', ['changes_seq_seq', FEED_AT]);
-        await c.query(
-          `insert into changes (account_id, type) select 1, 'list_item_added'
+  it(
+    'resumes a placement stopped after Citus restarted the sequence: seq goes on past every one handed out',
+    async () => {
+      await placeWhileWriting(
+        async (c) => {
+          // rows 1..FEED_ROWS purged (the purge mark says so), ten rows left far on
+          await c.query('select setval($1, $2)', ['changes_seq_seq', FEED_AT]);
+          await c.query(
+            `insert into changes (account_id, type) select 1, 'list_item_added'
            from generate_series(1, 10)`,
-        );
-        await c.query('update change_feed_state set purged_seq = $1', [FEED_ROWS]);
-        await joinCluster(c);
-        // what a placement by older code, or by hand, left when stopped after its first step
-        await c.query(`select citus_add_local_table_to_metadata('changes')`);
-        expect(await sequenceAt(c)).toBeLessThan(FEED_ROWS);
-      },
-      async (c, written) => {
-        // past every seq handed out before (the ten rows kept): left at its restart, its next
-        // seq would come before theirs, and a reader whose cursor is past them would miss it
-        expect(await sequenceAt(c)).toBeGreaterThanOrEqual(FEED_AT + 10);
-        const { rows } = await c.query<{ n: string }>('select count(*) as n from changes');
-        expect(Number(rows[0]!.n)).toBe(10 + written);
-      },
-    );
-  }, 300_000);
+          );
+          await c.query('update change_feed_state set purged_seq = $1', [FEED_ROWS]);
+          await joinCluster(c);
+          // what a placement by older code, or by hand, left when stopped after its first step
+          await c.query(`select citus_add_local_table_to_metadata('changes')`);
+          expect(await sequenceAt(c)).toBeLessThan(FEED_ROWS);
+        },
+        async (c, written) => {
+          // past every seq handed out before (the ten rows kept): left at its restart, its next
+          // seq would come before theirs, and a reader whose cursor is past them would miss it
+          expect(await sequenceAt(c)).toBeGreaterThanOrEqual(FEED_AT + 10);
+          const { rows } = await c.query<{ n: string }>('select count(*) as n from changes');
+          expect(Number(rows[0]!.n)).toBe(10 + written);
+        },
+      );
+    },
+    PLACEMENT_TIMEOUT,
+  );
 });

@@ -110,3 +110,10 @@ export async function oneShardCopyAtATime<T>(run: () => Promise<T>): Promise<T> 
     }
   });
 }
+
+/**
+ * A test that places a database on the cluster online: every table's shards are copied through
+ * logical replication, and on a slow CI machine list_items alone (16 partitions) took 3 min
+ * 12 s of a run that passed the 300 s this was before; other runs took the whole test in less.
+ */
+export const PLACEMENT_TIMEOUT = 600_000;
