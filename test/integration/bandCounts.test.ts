@@ -206,6 +206,16 @@ function filled(i: number): Record<string, unknown> {
   };
 }
 
+/** Sixty writes at once, data from `of`, while the price's counts are taken again. */
+async function writeWhileCountingPrices(listId: string, of: typeof values) {
+  const before = await kept(listId, SLOTS.price);
+  const ids = (await records(listId)).map((r) => r.id);
+  await writeWhileRecounting(t, owner, listId, ids, of, {
+    table: 'list_band_counts',
+    run: () => countBands(listId, { [SLOTS.price]: before!.snapshot }),
+  });
+}
+
 /** A new list holding `count` records added in one batch. */
 async function listOf(count: number, of = values): Promise<{ id: string }> {
   const list = await createListViaApi(t.app, owner, FIELDS);
@@ -404,12 +414,7 @@ describe('counts per value band', () => {
   it('total two ranges exactly under concurrent writers', async () => {
     const list = await listOf(60, filled);
     await countBands(list.id);
-    const before = await kept(list.id, SLOTS.price);
-    const ids = (await records(list.id)).map((r) => r.id);
-    await writeWhileRecounting(t, owner, list.id, ids, filled, {
-      table: 'list_band_counts',
-      run: () => countBands(list.id, { [SLOTS.price]: before!.snapshot }),
-    });
+    await writeWhileCountingPrices(list.id, filled);
     await expectExactPairs(list.id);
   });
 
@@ -451,12 +456,7 @@ describe('counts per value band', () => {
   it('stay exact under concurrent writers, and are taken again while they write', async () => {
     const list = await listOf(60);
     await countBands(list.id);
-    const before = await kept(list.id, SLOTS.price);
-    const ids = (await records(list.id)).map((r) => r.id);
-    await writeWhileRecounting(t, owner, list.id, ids, values, {
-      table: 'list_band_counts',
-      run: () => countBands(list.id, { [SLOTS.price]: before!.snapshot }),
-    });
+    await writeWhileCountingPrices(list.id, values);
     await expectExactTotals(list.id);
   });
 

@@ -1,9 +1,11 @@
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
 import { queryShapeRows } from '../../src/infra/db/shapeStatements.js';
+import { BANDED_SLOTS } from '../../src/lists/items/bandCounts.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call } from '../helpers/call.js';
 import { makeTenant, type Tenant } from '../helpers/factories.js';
+import { keptCountsRow, waitForKeptCounts } from '../helpers/keptCounts.js';
 import { makeList, type TestList } from '../helpers/lists.js';
 import { onEveryStatement, readsListItems, type SentStatement } from '../helpers/sentStatements.js';
 import { startTestApp, type TestApp } from '../helpers/testApp.js';
@@ -365,18 +367,11 @@ describe('a pair of ranges totalled from the band counts', () => {
       // a single range on each takes its slot's counts, in the background
       await read({ score: '<,400' });
       await read({ day: '<,2024-06-01' });
-      const slots = async () =>
-        (
-          await admin.query<{ slot: number }>(
-            `select slot from list_band_counts
-             where owner_id = $1 and list_key = hashtextextended($2, 0) order by slot`,
-            [owner.accountId, list.id],
-          )
-        ).rows.map((r) => r.slot);
-      for (let i = 0; (await slots()).length < 2; i++) {
-        expect(i).toBeLessThan(400);
-        await new Promise((r) => setTimeout(r, 25));
-      }
+      // score's slot and day's (bandCounts.ts, BANDED_SLOTS)
+      for (const slot of [BANDED_SLOTS.n1!, BANDED_SLOTS.d1!])
+        await waitForKeptCounts(() =>
+          keptCountsRow(t.db, owner, list.id, { table: 'list_band_counts', columns: 'slot', slot }),
+        );
       // counted first (81 % of the list: its shape's last total), then from the counts
       const pair = (score: number) => ({ score: `>,${score}`, day: '>=,2024-03-01' });
       const counted = await read(pair(100));
