@@ -221,14 +221,15 @@ export async function advanceTotal(
         ${unseenChanges(ownerId, listId, since)}
         select b.total as base_total, l.version, l.layout, l.item_count,
           pg_current_snapshot()::text as snapshot, (select count(*) from ev) as events,
-          ${usable} as usable,
+          u.usable,
           (select count(*) from ${recordsFrom(target)}
             where ${where} and id in (select item_id from firsts)) as matching_now,
           (select count(*) from firsts f,
               jsonb_populate_record(null::${listItems}, f.previous) as ${listItems}
             where f.type <> ${CREATED} and ${where}) as matching_before,
-          ${band ? sql`case when ${usable} then ${bandSql(target, band)} end` : sql`0`} as band
-        from base b, ${listSchemas} l
+          ${band ? sql`case when u.usable then ${bandSql(target, band)} end` : sql`0`} as band
+        -- offset 0: usable computed once, not copied into each place that reads it
+        from base b, ${listSchemas} l, lateral (select ${usable} as usable offset 0) u
         where l.owner_id = ${ownerId} and l.id = ${listId} and l.deleted_at is null`,
   );
   if (!row || row.usable !== true) return undefined;
